@@ -1,0 +1,3 @@
+"""medfig: open-access biomedical articles to medical image-text datasets."""
+
+__version__ = "0.1.0"
