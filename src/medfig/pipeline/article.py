@@ -1,0 +1,191 @@
+"""Process one article: the unit of work and of failure.
+
+Runs inside a worker. It never raises for bad input: every problem becomes an
+error row naming the file, and a figure whose image cannot be stored keeps its
+row with ``image_status`` saying why.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from medfig.records import Article, ErrorRecord, Figure, JatsError, Licence, SourceError
+from medfig.pipeline.images import ImageError, store_image
+
+FATAL_STAGES = {"source", "xml", "internal"}
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass(slots=True)
+class ArticleResult:
+    key: str
+    fingerprint: str
+    article_row: dict | None = None
+    figure_rows: list[dict] = field(default_factory=list)
+    errors: list[dict] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """A failed article is retried by the next run; image problems are not failures."""
+        return self.article_row is None or any(e["stage"] in FATAL_STAGES for e in self.errors)
+
+
+def safe_name(text: str) -> str:
+    cleaned = _UNSAFE_NAME.sub("_", text).strip("._")
+    return cleaned[:120] or "unnamed"
+
+
+def _licence_columns(licence: Licence) -> dict:
+    return {
+        "licence_spdx": licence.spdx,
+        "licence_url": licence.url,
+        "licence_text": licence.text,
+        "licence_source": licence.source,
+    }
+
+
+def _error(key: str, stage: str, message: str, file: str | None) -> dict:
+    record = ErrorRecord(article=key, stage=stage, message=message, file=file)
+    return {"article_key": record.article, "stage": record.stage, "message": record.message, "file": record.file}
+
+
+def _figure_row(article: Article, figure: Figure) -> dict:
+    return {
+        "article_key": article.key,
+        "pmcid": article.pmcid,
+        "pmid": article.pmid,
+        "doi": article.doi,
+        "figure_id": figure.figure_id,
+        "label": figure.label,
+        "caption_title": figure.caption_title,
+        "caption": figure.caption,
+        "fig_type": figure.fig_type,
+        "parent_id": figure.parent_id,
+        "graphic_href": figure.graphic_href,
+        "graphic_file": figure.graphic_file,
+        **_licence_columns(figure.licence),
+        "inline_refs": [
+            {
+                "sentence": ref.sentence,
+                "section": ref.section,
+                "mention": ref.mention,
+                "panels": list(ref.panels),
+                "paragraph_index": ref.paragraph_index,
+                "sentence_index": ref.sentence_index,
+            }
+            for ref in figure.inline_refs
+        ],
+        "n_inline_refs": len(figure.inline_refs),
+        "image_path": None,
+        "image_format": None,
+        "source_image_format": None,
+        "width": None,
+        "height": None,
+        "sha256": None,
+        "image_status": "no_graphic",
+        "image_error": None,
+    }
+
+
+def _store_figure_image(package, article: Article, figure: Figure, row: dict, out_dir: Path, result: ArticleResult) -> None:
+    where = f"{package.source.container}:{figure.graphic_file or figure.graphic_href}"
+    if figure.graphic_href is None:
+        return
+    if figure.graphic_file is None:
+        row["image_status"] = "missing"
+        row["image_error"] = f"graphic {figure.graphic_href!r} not found in the package"
+        result.errors.append(_error(article.key, "image", row["image_error"], where))
+        return
+    try:
+        data = package.read_bytes(figure.graphic_file)
+        stem = out_dir / "images" / safe_name(article.key) / safe_name(figure.figure_id)
+        stored = store_image(data, figure.graphic_file, stem)
+    except (ImageError, SourceError, OSError) as exc:
+        row["image_status"] = "error"
+        row["image_error"] = str(exc)
+        result.errors.append(_error(article.key, "image", str(exc), where))
+        return
+    row.update(
+        image_path=stored.path.relative_to(out_dir).as_posix(),
+        image_format=stored.format,
+        source_image_format=stored.source_format,
+        width=stored.width,
+        height=stored.height,
+        sha256=stored.sha256,
+        image_status="ok",
+    )
+
+
+def _article_row(source, article: Article, n_images: int) -> dict:
+    return {
+        "article_key": article.key,
+        "source_container": source.container,
+        "source_kind": source.kind,
+        "fingerprint": source.fingerprint,
+        "pmcid": article.pmcid,
+        "pmid": article.pmid,
+        "doi": article.doi,
+        "title": article.title,
+        "journal": article.journal,
+        "year": article.year,
+        "article_type": article.article_type,
+        "authors": list(article.authors),
+        **_licence_columns(article.licence),
+        "xml_file": article.xml_file,
+        "pdf_file": article.pdf_file,
+        "n_figures": len(article.figures),
+        "n_images": n_images,
+        "n_tables": len(article.tables),
+        "n_fig_xrefs": article.n_fig_xrefs,
+        "n_inline_refs": sum(len(f.inline_refs) for f in article.figures),
+        "tables": [{"table_id": t.table_id, "label": t.label, "caption": t.caption} for t in article.tables],
+        "warnings": list(article.warnings),
+    }
+
+
+def _process(source, out_dir: Path, result: ArticleResult) -> None:
+    from medfig.jats.parse import parse_jats
+
+    try:
+        package = source.open()
+    except SourceError as exc:
+        result.errors.append(_error(source.key, "source", str(exc), source.container))
+        return
+    with package:
+        if package.xml_name is None:
+            message = "no JATS XML in the package"
+            if package.pdf_name:
+                message += " (PDF only: figures need PDF extraction, not run by `build` yet)"
+            result.errors.append(_error(source.key, "xml", message, source.container))
+            return
+        xml_where = f"{source.container}:{package.xml_name}"
+        try:
+            xml = package.read_bytes(package.xml_name)
+            article = parse_jats(xml, key=source.key, xml_file=package.xml_name, package_files=package.names())
+        except (SourceError, JatsError) as exc:
+            result.errors.append(_error(source.key, "xml", str(exc), xml_where))
+            return
+        article.pdf_file = package.pdf_name
+        article.warnings.extend(getattr(package, "warnings", []))
+        for figure in article.figures:
+            row = _figure_row(article, figure)
+            _store_figure_image(package, article, figure, row, out_dir, result)
+            result.figure_rows.append(row)
+        n_images = sum(1 for row in result.figure_rows if row["image_status"] == "ok")
+        result.article_row = _article_row(source, article, n_images)
+
+
+def process_article(source, out_dir: Path) -> ArticleResult:
+    """Turn one article source into rows. Never raises."""
+    result = ArticleResult(key=source.key, fingerprint=source.fingerprint)
+    try:
+        _process(source, Path(out_dir), result)
+    except Exception as exc:  # a bug or an input we did not foresee: record it, keep the build going
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        result.errors.append(_error(source.key, "internal", detail, source.container))
+        result.article_row = None
+        result.figure_rows = []
+    return result
