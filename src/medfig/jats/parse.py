@@ -109,6 +109,11 @@ def element_text(el: etree._Element | None) -> str:
     return _norm("".join(out))
 
 
+def clean_label(text: str) -> str | None:
+    """A label without the punctuation publishers put after it: eLife's "Figure 1." becomes "Figure 1"."""
+    return text.rstrip(" .:|\u2014-").strip() or None
+
+
 def _is_elife_doi_line(p: etree._Element) -> bool:
     return any(link.get("ext-link-type") == "doi" for link in p.iter("ext-link")) and bool(
         _ELIFE_DOI_LINE.match(element_text(p))
@@ -372,7 +377,7 @@ def _read_figures(figs: list[etree._Element], article: Article, index: GraphicIn
         caption, title = caption_text(fig.find("caption"))
         if not caption:
             article.warnings.append(f"figure {fig_id}: empty caption")
-        label = element_text(fig.find("label")) or None
+        label = clean_label(element_text(fig.find("label")))
         href, member, n_images = _graphic(fig, index)
         if n_images > 1:
             article.warnings.append(f"figure {fig_id}: {n_images} separate graphics, kept {href!r}")
@@ -407,7 +412,7 @@ def _read_tables(tables: list[etree._Element], article: Article) -> list[Table]:
             table_id = f"table-auto-{n}"
             article.warnings.append(f"table {n} has no id: called it {table_id}")
         caption, _ = caption_text(wrap.find("caption"))
-        out.append(Table(table_id=table_id, label=element_text(wrap.find("label")) or None, caption=caption))
+        out.append(Table(table_id=table_id, label=clean_label(element_text(wrap.find("label"))), caption=caption))
     return out
 
 
@@ -481,12 +486,7 @@ def parse_jats(
 def _attach_inline_refs(article_el: etree._Element, article: Article) -> None:
     if not article.figures:
         return
-    try:
-        from medfig.jats.inline_refs import extract_inline_refs
-    except ModuleNotFoundError as exc:
-        if exc.name != "medfig.jats.inline_refs":  # a missing dependency of the module is a real error
-            raise
-        return  # inline references not available in this installation
+    from medfig.jats.inline_refs import extract_inline_refs  # here: inline_refs imports this module
     by_id = {}
     for figure in article.figures:
         by_id.setdefault(figure.figure_id, figure)

@@ -1,0 +1,239 @@
+"""`medfig build` end to end on real articles, and on broken ones."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from lxml import etree
+
+from medfig.cli import main
+from medfig.pipeline import build as build_module
+from medfig.pipeline.build import build
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+HINDAWI = DATA / "pmc_hindawi_xml_pdf"
+PACKAGES = DATA / "jats_pdf_figure_packages"
+
+
+def squash(text: str | None) -> str:
+    return "".join((text or "").split())
+
+
+@pytest.fixture(scope="module")
+def hindawi_dataset(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("hindawi") / "dataset"
+    report = build(HINDAWI, out, workers=2, progress=False)
+    assert report.articles_processed == 30
+    return out
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
+    return {
+        p.relative_to(folder).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_every_fig_is_a_row_with_its_full_caption(hindawi_dataset):
+    figures = pq.read_table(hindawi_dataset / "figures.parquet").to_pylist()
+    by_key = {(f["article_key"], f["figure_id"]): f for f in figures}
+    expected = 0
+    for xml in sorted(HINDAWI.glob("*/fulltext.xml")):
+        root = etree.parse(str(xml)).getroot()
+        for fig in root.iter("fig"):
+            expected += 1
+            row = by_key[(xml.parent.name, fig.get("id"))]
+            caption = fig.find("caption")  # two real figures (PMC4706934 fig2, fig3) have none
+            # Full caption: every block of <caption>, compared without whitespace.
+            full = "".join(caption.itertext()) if caption is not None else ""
+            assert squash(row["caption"]) == squash(full), (xml, fig.get("id"))
+    assert expected == 120 == len(figures)
+
+
+def test_fig_xrefs_become_inline_refs_pointing_at_the_right_figure(hindawi_dataset):
+    figures = pq.read_table(hindawi_dataset / "figures.parquet").to_pylist()
+    sentences = {}
+    for f in figures:
+        sentences[(f["article_key"], f["figure_id"])] = [squash(r["sentence"]) for r in f["inline_refs"]]
+    total = hit = 0
+    for xml in sorted(HINDAWI.glob("*/fulltext.xml")):
+        root = etree.parse(str(xml)).getroot()
+        for xref in root.find("body").iter("xref"):
+            if xref.get("ref-type") != "fig":
+                continue
+            total += 1
+            paragraph = next(a for a in xref.iterancestors() if a.tag == "p")
+            para_text = squash("".join(paragraph.itertext()))
+            cited = sentences.get((xml.parent.name, xref.get("rid")), [])
+            # The inline ref must sit in the xref's own paragraph and carry the xref's text.
+            if any(s in para_text and squash(xref.text) in s for s in cited):
+                hit += 1
+    assert total == 161
+    assert hit / total >= 0.98, f"{hit}/{total} fig xrefs became inline refs"
+
+
+def test_a_hand_checked_figure_row(hindawi_dataset):
+    figures = pq.read_table(hindawi_dataset / "figures.parquet").to_pylist()
+    row = next(f for f in figures if f["article_key"] == "PMC4657150" and f["figure_id"] == "fig1")
+    assert row["label"] == "Figure 1"
+    assert row["licence_spdx"] == "CC-BY"
+    assert row["doi"] == "10.1155/2016/8752821"
+    assert row["pmcid"] == "PMC4657150"
+    # Hindawi packages carry no figure files: the row says so instead of vanishing.
+    assert row["image_status"] == "missing" and row["image_path"] is None
+    panels = sorted(p for ref in row["inline_refs"] for p in ref["panels"])
+    assert {"a", "b", "c"} <= set(panels)
+
+
+def test_second_build_does_no_work_and_changes_no_file(hindawi_dataset):
+    before = _snapshot(hindawi_dataset)
+    report = build(HINDAWI, hindawi_dataset, workers=2, progress=False)
+    assert report.articles_processed == 0 and report.articles_skipped == 30
+    assert report.files_written == []
+    assert _snapshot(hindawi_dataset) == before
+
+
+def test_parallel_and_serial_builds_agree(hindawi_dataset, tmp_path):
+    serial = tmp_path / "serial"
+    build(HINDAWI, serial, workers=1, progress=False)
+    for name in ("figures.parquet", "articles.parquet", "errors.parquet", "stats.json"):
+        assert (serial / name).read_bytes() == (hindawi_dataset / name).read_bytes(), name
+
+
+def test_real_packages_give_images(tmp_path):
+    out = tmp_path / "ds"
+    build(PACKAGES, out, workers=1, progress=False)
+    figures = pq.read_table(out / "figures.parquet").to_pylist()
+    fig = next(f for f in figures if f["article_key"].startswith("elife-19405") and f["label"] == "Figure 1")
+    assert fig["image_status"] == "ok"
+    assert (fig["image_format"], fig["source_image_format"]) == ("PNG", "TIFF")
+    assert (fig["width"], fig["height"]) == (1417, 1252)
+    assert (out / fig["image_path"]).is_file()
+    assert fig["licence_spdx"] == "CC-BY-4.0"
+    nih = [f for f in figures if f["article_key"].startswith("PMC10802347")]
+    assert len(nih) == 4
+    assert all(f["licence_spdx"] == "CC-BY-NC-ND-4.0" for f in nih)
+    assert sum(f["image_format"] == "JPEG" for f in nih) == 3  # full-size jpg preferred over gif
+
+
+def _corrupt_corpus(root: Path) -> None:
+    """Good articles next to every kind of bad input the issue names."""
+    good = HINDAWI / "PMC4706941"
+    shutil.copytree(good, root / "PMC4706941")
+
+    malformed = root / "PMC0000001"
+    malformed.mkdir()
+    (malformed / "PMC0000001.xml").write_text("<article><front><article-meta><title-group>")
+
+    odd = root / "PMC0000002"  # empty caption, unknown licence, graphic that is not in the package
+    odd.mkdir()
+    (odd / "PMC0000002.xml").write_text(
+        """<?xml version="1.0"?>
+<article xmlns:xlink="http://www.w3.org/1999/xlink" article-type="case-report"><front><article-meta>
+<article-id pub-id-type="pmc">0000002</article-id>
+<title-group><article-title>Odd</article-title></title-group>
+<permissions><license><license-p>All rights reserved; reuse by permission only.</license-p></license></permissions>
+</article-meta></front><body><p>See <xref ref-type="fig" rid="f1">Figure 1</xref>.</p>
+<fig id="f1"><label>Figure 1</label><caption><p></p></caption><graphic xlink:href="nowhere"/></fig>
+</body></article>""")
+
+    corrupt_image = root / "PMC0000003"
+    corrupt_image.mkdir()
+    (corrupt_image / "PMC0000003.xml").write_text(
+        """<article xmlns:xlink="http://www.w3.org/1999/xlink"><front><article-meta>
+<permissions><license xlink:href="http://creativecommons.org/licenses/by/4.0/"/></permissions>
+</article-meta></front><body><fig id="f1"><label>Figure 1</label><caption><p>A chest CT.</p></caption>
+<graphic xlink:href="g1"/></fig></body></article>""")
+    (corrupt_image / "g1.jpg").write_bytes(b"\xff\xd8\xff\xe0 this is not really a jpeg")
+
+    tar_bytes = io.BytesIO()
+    with tarfile.open(fileobj=tar_bytes, mode="w:gz") as tar:
+        for path in sorted((PACKAGES / "PMC10802347_partial_oa_package").iterdir()):
+            tar.add(path, arcname=f"PMC10802347/{path.name}")
+    data = tar_bytes.getvalue()
+    (root / "PMC10802347.tar.gz").write_bytes(data[: len(data) // 2])  # truncated download
+
+    with zipfile.ZipFile(root / "evil.zip", "w") as zf:
+        zf.writestr("../../escape.txt", "owned")
+        zf.writestr("evil.xml", (HINDAWI / "PMC4709619" / "fulltext.xml").read_bytes())
+
+
+def test_bad_inputs_become_error_rows_and_the_rest_goes_on(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    _corrupt_corpus(corpus)
+    out = tmp_path / "ds"
+    report = build(corpus, out, workers=2, progress=False)
+    assert not (tmp_path / "escape.txt").exists() and not (tmp_path.parent / "escape.txt").exists()
+    errors = pq.read_table(out / "errors.parquet").to_pylist()
+    figures = pq.read_table(out / "figures.parquet").to_pylist()
+
+    def errors_for(key):
+        return [e for e in errors if e["article_key"].startswith(key)]
+
+    assert [e["stage"] for e in errors_for("PMC0000001")] == ["xml"]
+    assert "PMC0000001.xml" in errors_for("PMC0000001")[0]["file"]
+    tar_errors = errors_for("PMC10802347")
+    assert tar_errors and tar_errors[0]["stage"] == "source"
+    assert "PMC10802347.tar.gz" in tar_errors[0]["file"] + tar_errors[0]["message"]
+
+    odd = next(f for f in figures if f["article_key"] == "PMC0000002")
+    assert odd["caption"] == "" and odd["licence_spdx"] is None and odd["image_status"] == "missing"
+    assert any("nowhere" in e["message"] for e in errors_for("PMC0000002"))
+
+    corrupt = next(f for f in figures if f["article_key"] == "PMC0000003")
+    assert corrupt["image_status"] == "error" and corrupt["caption"] == "A chest CT."
+    assert any(e["stage"] == "image" and "g1.jpg" in e["file"] for e in errors_for("PMC0000003"))
+
+    good = [f for f in figures if f["article_key"] == "PMC4706941"]
+    assert len(good) == 3
+    evil = [f for f in figures if f["article_key"].startswith("evil")]
+    assert len(evil) == 3, "the traversal member is skipped, the article itself is kept"
+    assert report.stats["articles_failed"] == 2  # malformed XML + truncated tar
+
+
+def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for key in ("PMC4657150", "PMC4691483", "PMC4706923", "PMC4706934", "PMC4706941"):
+        shutil.copytree(HINDAWI / key, corpus / key)
+    out = tmp_path / "ds"
+    real = build_module.process_article
+    calls = {"n": 0}
+
+    def dies_on_fourth(source, out_dir):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt  # the user, or the OOM killer, stops the run mid-way
+        return real(source, out_dir)
+
+    monkeypatch.setattr(build_module, "process_article", dies_on_fourth)
+    with pytest.raises(KeyboardInterrupt):
+        build(corpus, out, workers=1, progress=False)
+    monkeypatch.setattr(build_module, "process_article", real)
+    report = build(corpus, out, workers=1, progress=False)
+    assert report.articles_skipped == 3 and report.articles_processed == 2
+    figures = pq.read_table(out / "figures.parquet").to_pylist()
+    keys = [(f["article_key"], f["figure_id"]) for f in figures]
+    assert len(keys) == len(set(keys)), "no duplicate rows after resume"
+    assert {k for k, _ in keys} == {"PMC4657150", "PMC4691483", "PMC4706923", "PMC4706934", "PMC4706941"}
+
+
+def test_cli_build_prints_a_summary(tmp_path, capsys):
+    corpus = tmp_path / "one"
+    shutil.copytree(HINDAWI / "PMC4736806", corpus / "PMC4736806")
+    assert main(["build", str(corpus), "-o", str(tmp_path / "ds"), "--workers", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "1 processed" in out and "9 figures" in out and "errors by stage" in out
+
+
+def test_cli_build_names_a_missing_input(tmp_path, capsys):
+    assert main(["build", str(tmp_path / "nope"), "-o", str(tmp_path / "ds")]) == 2
+    assert "nope" in capsys.readouterr().err
