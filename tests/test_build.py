@@ -186,6 +186,7 @@ def test_bad_inputs_become_error_rows_and_the_rest_goes_on(tmp_path):
 
     odd = next(f for f in figures if f["article_key"] == "PMC0000002")
     assert odd["caption"] == "" and odd["licence_spdx"] is None and odd["image_status"] == "missing"
+    assert {"empty_caption", "unknown_licence"} <= set(odd["flags"])
     assert any("nowhere" in e["message"] for e in errors_for("PMC0000002"))
 
     corrupt = next(f for f in figures if f["article_key"] == "PMC0000003")
@@ -237,3 +238,53 @@ def test_cli_build_prints_a_summary(tmp_path, capsys):
 def test_cli_build_names_a_missing_input(tmp_path, capsys):
     assert main(["build", str(tmp_path / "nope"), "-o", str(tmp_path / "ds")]) == 2
     assert "nope" in capsys.readouterr().err
+
+
+def test_second_build_does_no_work_and_changes_no_file(tmp_path):
+    corpus = tmp_path / "corpus"
+    for key in ("PMC4736806", "PMC4745290"):
+        shutil.copytree(HINDAWI / key, corpus / key)
+    shutil.copytree(PACKAGES / "elife-19405_pmc_deposit", corpus / "elife-19405_pmc_deposit")
+    out = tmp_path / "ds"
+    first = build(corpus, out, workers=2, progress=False)
+    assert first.articles_processed == 3 and (out / "images").is_dir()
+    before = _snapshot(out)
+    second = build(corpus, out, workers=2, progress=False)
+    assert (second.articles_processed, second.articles_skipped, second.files_written) == (0, 3, [])
+    assert _snapshot(out) == before, "a no-op build must not touch a single file (bytes or mtime)"
+
+
+def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(HINDAWI / "PMC4736806", corpus / "PMC4736806")
+    shutil.copytree(PACKAGES / "elife-19405_pmc_deposit", corpus / "elife-19405_pmc_deposit")
+    broken = corpus / "PMC4745290"
+    broken.mkdir()
+    (broken / "fulltext.xml").write_text("<article><body><p>cut off")
+    out = tmp_path / "ds"
+    report = build(corpus, out, workers=1, progress=False)
+    assert report.articles_failed == 1
+    errors = pq.read_table(out / "errors.parquet").to_pylist()
+    assert [e["article_key"] for e in errors if e["stage"] == "xml"] == ["PMC4745290"]
+
+    shutil.rmtree(broken)
+    shutil.copytree(HINDAWI / "PMC4745290", broken)  # the user re-downloads the article
+    shutil.rmtree(corpus / "elife-19405_pmc_deposit")  # and drops another from the corpus
+    report = build(corpus, out, workers=1, progress=False)
+    assert (report.articles_processed, report.articles_skipped, report.articles_removed) == (1, 1, 1)
+    assert not [e for e in pq.read_table(out / "errors.parquet").to_pylist() if e["stage"] != "image"]
+    keys = set(pq.read_table(out / "figures.parquet").column("article_key").to_pylist())
+    assert keys == {"PMC4736806", "PMC4745290"}
+    assert not (out / "images" / "elife-19405_pmc_deposit").exists()
+    assert report.stats["articles"] == 2
+
+
+def test_figure_flags_name_what_a_dataset_builder_must_know(hindawi_dataset):
+    figures = pq.read_table(hindawi_dataset / "figures.parquet").to_pylist()
+    by_key = {(f["article_key"], f["figure_id"]): f for f in figures}
+    assert "empty_caption" in by_key[("PMC4706934", "fig2")]["flags"]
+    assert "empty_caption" not in by_key[("PMC4706934", "fig1")]["flags"]
+    # Hindawi states CC BY in every article: no figure may be flagged unknown.
+    assert not any("unknown_licence" in f["flags"] for f in figures)
+    stats = (hindawi_dataset / "stats.json").read_text()
+    assert '"empty_caption": 2' in stats

@@ -7,11 +7,13 @@ row with ``image_status`` saying why.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medfig.jats.graphics import is_thumbnail
 from medfig.records import Article, ErrorRecord, Figure, JatsError, Licence, SourceError
 from medfig.pipeline.images import ImageError, store_image
 
@@ -38,6 +40,27 @@ def safe_name(text: str) -> str:
     return cleaned[:120] or "unnamed"
 
 
+def image_dir(out_dir: Path, key: str) -> Path:
+    """The article's image folder; keys that are not safe names get a hash so two keys never share one."""
+    name = safe_name(key)
+    if name != key:
+        name = f"{name}-{hashlib.sha1(key.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
+    return out_dir / "images" / name
+
+
+def _remove_orphan_images(out_dir: Path, key: str, rows: list[dict]) -> None:
+    """Files left by an earlier version of a changed article, which no row points at any more."""
+    folder = image_dir(out_dir, key)
+    if not folder.is_dir():
+        return
+    kept = {row["image_path"] for row in rows if row["image_path"]}
+    for path in folder.iterdir():
+        if path.relative_to(out_dir).as_posix() not in kept:
+            path.unlink(missing_ok=True)
+    if not any(folder.iterdir()):
+        folder.rmdir()
+
+
 def _licence_columns(licence: Licence) -> dict:
     return {
         "licence_spdx": licence.spdx,
@@ -50,6 +73,26 @@ def _licence_columns(licence: Licence) -> dict:
 def _error(key: str, stage: str, message: str, file: str | None) -> dict:
     record = ErrorRecord(article=key, stage=stage, message=message, file=file)
     return {"article_key": record.article, "stage": record.stage, "message": record.message, "file": record.file}
+
+
+def figure_flags(figure: Figure) -> list[str]:
+    """What a dataset builder should know before training on this figure, found at parse time.
+
+    empty_caption    the <fig> has no caption text
+    unknown_licence  no licence medfig can name (never guessed; curation drops these)
+    thumbnail_only   the only file for the graphic is a PMC .gif thumbnail
+    no_inline_refs   no body sentence cites the figure
+    """
+    flags = []
+    if not figure.caption:
+        flags.append("empty_caption")
+    if figure.licence.spdx is None:
+        flags.append("unknown_licence")
+    if figure.graphic_file and is_thumbnail(figure.graphic_file):
+        flags.append("thumbnail_only")
+    if not figure.inline_refs:
+        flags.append("no_inline_refs")
+    return flags
 
 
 def _figure_row(article: Article, figure: Figure) -> dict:
@@ -87,6 +130,7 @@ def _figure_row(article: Article, figure: Figure) -> dict:
         "sha256": None,
         "image_status": "no_graphic",
         "image_error": None,
+        "flags": figure_flags(figure),
     }
 
 
@@ -101,7 +145,7 @@ def _store_figure_image(package, article: Article, figure: Figure, row: dict, ou
         return
     try:
         data = package.read_bytes(figure.graphic_file)
-        stem = out_dir / "images" / safe_name(article.key) / safe_name(figure.figure_id)
+        stem = image_dir(out_dir, article.key) / safe_name(figure.figure_id)
         stored = store_image(data, figure.graphic_file, stem)
     except (ImageError, SourceError, OSError) as exc:
         row["image_status"] = "error"
@@ -183,6 +227,7 @@ def process_article(source, out_dir: Path) -> ArticleResult:
     result = ArticleResult(key=source.key, fingerprint=source.fingerprint)
     try:
         _process(source, Path(out_dir), result)
+        _remove_orphan_images(Path(out_dir), source.key, result.figure_rows)
     except Exception as exc:  # a bug or an input we did not foresee: record it, keep the build going
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         result.errors.append(_error(source.key, "internal", detail, source.container))

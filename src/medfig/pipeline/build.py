@@ -10,12 +10,15 @@ Layout of the output folder::
     images/<article>/<figure>.{jpg,png}
 
 A re-run skips articles whose fingerprint is unchanged and that succeeded,
-retries failed ones, and rewrites a consolidated file only when its bytes change.
+retries failed ones, drops articles that are no longer in the input (the
+dataset mirrors its input), and rewrites a consolidated file only when its
+bytes change.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from collections import Counter
@@ -27,7 +30,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from medfig.pipeline import rows as schemas
-from medfig.pipeline.article import ArticleResult, process_article
+from medfig.pipeline.article import ArticleResult, image_dir, process_article
 from medfig.pipeline.atomic import atomic_write_json, atomic_write_parquet, remove_stale_temps
 from medfig.pipeline.manifest import Manifest
 
@@ -41,6 +44,7 @@ class BuildReport:
     articles_processed: int = 0
     articles_skipped: int = 0
     articles_failed: int = 0
+    articles_removed: int = 0  # in the dataset before, no longer in the input
     figures_written: int = 0
     errors_by_stage: Counter = field(default_factory=Counter)
     stats: dict = field(default_factory=dict)
@@ -60,6 +64,9 @@ class BuildReport:
         statuses = s.get("figures_by_image_status", {})
         if statuses:
             lines.append("  figure images     : " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+        flags = s.get("figures_by_flag", {})
+        if flags:
+            lines.append("  figure flags      : " + ", ".join(f"{k} {v}" for k, v in sorted(flags.items())))
         errors = s.get("errors_by_stage", {})
         lines.append(
             "  errors by stage   : " + (", ".join(f"{k} {v}" for k, v in sorted(errors.items())) or "none")
@@ -106,6 +113,7 @@ def compute_stats(figures: list[dict], articles: list[dict], errors: list[dict],
         "figures_with_image": sum(1 for f in figures if f["image_status"] == "ok"),
         "figures_by_image_status": dict(sorted(Counter(f["image_status"] for f in figures).items())),
         "figures_by_licence": dict(sorted(Counter(str(f["licence_spdx"]) for f in figures).items())),
+        "figures_by_flag": dict(sorted(Counter(flag for f in figures for flag in f["flags"]).items())),
         "inline_refs": sum(f["n_inline_refs"] for f in figures),
         "fig_xrefs": sum(a["n_fig_xrefs"] for a in articles),
         "tables": sum(a["n_tables"] for a in articles),
@@ -160,6 +168,11 @@ def build(
     report.articles_seen = len(all_sources)
     with Manifest(out_dir / "manifest.sqlite") as manifest:
         states = manifest.states()
+        current = {s.key for s in all_sources}
+        gone = sorted(set(states) - current)
+        report.articles_removed = manifest.remove(gone)
+        for key in gone:
+            shutil.rmtree(image_dir(out_dir, key), ignore_errors=True)
         todo = [s for s in all_sources if _needs_work(s, states)]
         report.articles_skipped = len(all_sources) - len(todo)
         runner = _run_serial(todo, out_dir) if workers == 1 or len(todo) <= 1 else _run_pool(todo, out_dir, workers)
@@ -185,7 +198,7 @@ def build(
             not (out_dir / name).exists()
             for name in ("figures.parquet", "articles.parquet", "errors.parquet", "stats.json")
         )
-        if todo or outputs_missing:
+        if todo or gone or outputs_missing:
             report.stats, report.files_written = consolidate(out_dir, manifest)
         else:
             import json

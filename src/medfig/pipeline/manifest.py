@@ -69,6 +69,12 @@ class Manifest:
                 )
         return len(rows)
 
+    def remove(self, keys: list[str]) -> int:
+        if keys:
+            with self._db:
+                self._db.executemany("DELETE FROM articles WHERE key = ?", [(k,) for k in keys])
+        return len(keys)
+
     def results(self) -> Iterator[tuple[str, str, dict]]:
         """(key, status, payload) in key order, for consolidation."""
         for key, status, blob in self._db.execute("SELECT key, status, result FROM articles ORDER BY key"):

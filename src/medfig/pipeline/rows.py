@@ -51,6 +51,7 @@ FIGURES = pa.schema(
         ("sha256", pa.string()),  # of the stored image file
         ("image_status", pa.string()),  # ok | missing | error | no_graphic
         ("image_error", pa.string()),
+        ("flags", pa.list_(pa.string())),  # see medfig.pipeline.article.figure_flags
     ]
 )
 
