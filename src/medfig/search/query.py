@@ -1,0 +1,252 @@
+"""Querying the index: BM25 (FTS5), dense (cosine over the NumPy matrix) and their RRF fusion.
+
+>>> index = SearchIndex.open("demo-dataset")               # doctest: +SKIP
+>>> for hit in index.search("lung cyst CT", k=5, filters=Filters(modality="CT")):   # doctest: +SKIP
+...     print(hit.rank, hit.doc.label, hit.doc.panel_label, hit.doc.subcaption)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from medfig.records import MedfigError
+from medfig.search.documents import SearchDoc
+from medfig.search.fusion import reciprocal_rank_fusion
+from medfig.search.licences import licence_name
+from medfig.search.modality import canonical_modality
+from medfig.search.querytext import MAX_QUERY_CHARS, fts_match_expression
+from medfig.search.store import INDEX_DIR, TEXT_FIELDS
+
+# BM25 column weights, in TEXT_FIELDS order (caption, subcaption, refs, concepts, title): a panel's own
+# subcaption says most about it; citing sentences and the article title are looser evidence.
+BM25_WEIGHTS = (1.0, 2.0, 0.6, 0.8, 0.3)
+MODES = ("fused", "bm25", "dense")
+
+
+@dataclass(slots=True)
+class Filters:
+    """Restrict results. ``licence``: an SPDX id (``CC-BY-4.0``), a family (``CC-BY-NC``), ``cc`` or
+    ``commercial`` (reuse and adaptation for any purpose: CC0, CC BY, CC BY-SA)."""
+
+    modality: str | None = None
+    concept: str | None = None
+    licence: str | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+    kind: str | None = None  # "panel" | "figure"
+
+    def active(self) -> bool:
+        return any(v is not None and v != "" for v in asdict(self).values())
+
+
+@dataclass(slots=True)
+class SearchHit:
+    """One ranked panel or figure. ``score`` is the fused RRF score (or BM25 / cosine in single modes)."""
+
+    rank: int
+    score: float
+    doc_id: int
+    doc: SearchDoc
+    bm25_rank: int | None = None
+    dense_rank: int | None = None
+    attribution: str = ""
+    cited_panel_refs: list[dict] = field(default_factory=list)  # sentences naming this very panel
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out.update(out.pop("doc"))
+        return out
+
+
+def attribution_for(doc: SearchDoc) -> str:
+    """A ready-to-paste credit line: who, what, where, under which licence."""
+    authors = doc.authors[:3]
+    who = ", ".join(authors) + (" et al." if len(doc.authors) > 3 else "") if authors else "Unknown authors"
+    what = (doc.label or doc.figure_id) + (f" ({doc.panel_label})" if doc.panel_label else "")
+    parts = [f"{what} from {who}"]
+    if doc.year:
+        parts[0] += f" ({doc.year})"
+    if doc.title:
+        parts.append(doc.title.rstrip("."))
+    if doc.journal:
+        parts.append(doc.journal)
+    if doc.doi:
+        parts.append(f"https://doi.org/{doc.doi}")
+    elif doc.pmcid:
+        parts.append(f"https://www.ncbi.nlm.nih.gov/pmc/articles/{doc.pmcid}/")
+    licence = licence_name(doc.licence_spdx)
+    if doc.licence_url:
+        licence += f" ({doc.licence_url})"
+    parts.append(licence)
+    return ". ".join(parts) + "."
+
+
+class SearchIndex:
+    """A read-only view of ``DATASET/search``. Thread-safe: one lock around the SQLite connection."""
+
+    def __init__(self, index_dir: Path, dataset_root: Path | None):
+        self.index_dir = index_dir
+        self.dataset_root = dataset_root
+        db = index_dir / "index.sqlite"
+        if not db.is_file():
+            raise MedfigError(f"{db}: no search index (run `medfig index {dataset_root or index_dir}` first)")
+        self._conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, check_same_thread=False)
+        self._lock = threading.Lock()
+        self.meta = dict(self._conn.execute("SELECT key, value FROM meta"))
+        self.vectors: np.ndarray | None = None
+        self.vector_ids: np.ndarray | None = None
+        vec_file, ids_file = index_dir / "vectors.npy", index_dir / "vector_ids.npy"
+        if vec_file.is_file() and ids_file.is_file():
+            self.vectors = np.load(vec_file)
+            self.vector_ids = np.load(ids_file)
+            self._row_of = {int(d): i for i, d in enumerate(self.vector_ids)}
+
+    @classmethod
+    def open(cls, dataset: str | Path, index_dir: str | Path | None = None) -> "SearchIndex":
+        root = Path(dataset) if dataset is not None else None
+        return cls(Path(index_dir) if index_dir else root / INDEX_DIR, root)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @property
+    def has_dense(self) -> bool:
+        return self.vectors is not None and len(self.vectors) > 0
+
+    def _sql(self, sql: str, params=()) -> list[tuple]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    # ---- filters -------------------------------------------------------------------------------------
+    def _filter_sql(self, filters: Filters | None) -> tuple[str, list]:
+        """A sub-select of allowed doc ids ('' when nothing is filtered)."""
+        if filters is None or not filters.active():
+            return "", []
+        parts, params = [], []
+        if filters.modality:
+            parts.append("SELECT doc_id FROM doc_tags WHERE tag='modality' AND value=?")
+            params.append(canonical_modality(filters.modality).upper())
+        if filters.concept:
+            parts.append("SELECT doc_id FROM doc_tags WHERE tag='concept' AND value=?")
+            params.append(filters.concept.lower())
+        if filters.licence:
+            parts.append("SELECT doc_id FROM doc_tags WHERE tag='licence' AND value=?")
+            params.append(filters.licence.upper())
+        if filters.kind:
+            parts.append("SELECT doc_id FROM doc_tags WHERE tag='kind' AND value=?")
+            params.append(filters.kind)
+        if filters.year_from is not None:
+            parts.append("SELECT doc_id FROM docs WHERE year >= ?")
+            params.append(int(filters.year_from))
+        if filters.year_to is not None:
+            parts.append("SELECT doc_id FROM docs WHERE year <= ?")
+            params.append(int(filters.year_to))
+        return " INTERSECT ".join(parts), params
+
+    # ---- the two retrievers --------------------------------------------------------------------------
+    def bm25(self, query: str, n: int = 100, filters: Filters | None = None) -> list[tuple[int, float]]:
+        """(doc_id, bm25) best first; FTS5's bm25() is negative, smaller is better, returned negated."""
+        expression = fts_match_expression(query)
+        if expression is None:
+            return []
+        allowed, params = self._filter_sql(filters)
+        weights = ", ".join(str(w) for w in BM25_WEIGHTS)
+        sql = f"SELECT rowid, bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ?"
+        if allowed:
+            sql += f" AND rowid IN ({allowed})"
+        sql += " ORDER BY s LIMIT ?"
+        return [(int(doc_id), -float(score)) for doc_id, score in self._sql(sql, (expression, *params, n))]
+
+    def dense(self, query: str, n: int = 100, filters: Filters | None = None) -> list[tuple[int, float]]:
+        """(doc_id, cosine) best first, by exact dot product over the normalised matrix."""
+        if not self.has_dense:
+            return []
+        from medfig.search.encoder import get_encoder
+
+        vector = get_encoder().encode([query])[0]
+        return self.dense_from_vector(vector, n, filters)
+
+    def dense_from_vector(self, vector: np.ndarray, n: int = 100, filters: Filters | None = None):
+        assert self.vectors is not None and self.vector_ids is not None
+        allowed, params = self._filter_sql(filters)
+        if allowed:
+            rows = [self._row_of[d] for (d,) in self._sql(allowed, params) if d in self._row_of]
+            if not rows:
+                return []
+            rows = np.asarray(sorted(rows), dtype=np.int64)
+            scores = self.vectors[rows] @ vector
+            ids = self.vector_ids[rows]
+        else:
+            scores = self.vectors @ vector
+            ids = self.vector_ids
+        n = min(n, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(ids[i]), float(scores[i])) for i in top]
+
+    # ---- the public search ---------------------------------------------------------------------------
+    def search(self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "fused",
+               depth: int = 100) -> list[SearchHit]:
+        """Ranked panels/figures. ``mode``: fused (RRF of BM25 and dense), bm25 or dense."""
+        query = (query or "").strip()
+        if len(query) > MAX_QUERY_CHARS:
+            raise MedfigError(f"query too long ({len(query)} characters; at most {MAX_QUERY_CHARS})")
+        if mode not in MODES:
+            raise MedfigError(f"unknown search mode {mode!r} (choose from {', '.join(MODES)})")
+        if mode == "dense" and not self.has_dense:
+            raise MedfigError(f"{self.index_dir}: index has no dense vectors (re-run `medfig index` with the "
+                              "sentence model installed)")
+        if not query:
+            return []
+        depth = max(depth, k)
+        bm25 = self.bm25(query, depth, filters) if mode in ("fused", "bm25") else []
+        dense = self.dense(query, depth, filters) if mode in ("fused", "dense") and self.has_dense else []
+        bm25_rank = {d: r for r, (d, _) in enumerate(bm25, start=1)}
+        dense_rank = {d: r for r, (d, _) in enumerate(dense, start=1)}
+        if mode == "fused" and dense:
+            ranked = reciprocal_rank_fusion([[d for d, _ in bm25], [d for d, _ in dense]])
+        else:
+            ranked = bm25 if mode != "dense" else dense
+        return self._hits(ranked[:k], bm25_rank, dense_rank)
+
+    def _hits(self, ranked, bm25_rank, dense_rank) -> list[SearchHit]:
+        docs = self.docs([d for d, _ in ranked])
+        hits = []
+        for rank, (doc_id, score) in enumerate(ranked, start=1):
+            doc = docs[doc_id]
+            cited = [r for r in doc.refs if doc.panel_label and
+                     doc.panel_label.lower() in {p.lower() for p in r.get("panels", [])}]
+            hits.append(SearchHit(rank=rank, score=round(score, 6), doc_id=doc_id, doc=doc,
+                                  bm25_rank=bm25_rank.get(doc_id), dense_rank=dense_rank.get(doc_id),
+                                  attribution=attribution_for(doc), cited_panel_refs=cited))
+        return hits
+
+    # ---- records -------------------------------------------------------------------------------------
+    def docs(self, doc_ids: list[int]) -> dict[int, SearchDoc]:
+        if not doc_ids:
+            return {}
+        rows = self._sql(f"SELECT doc_id, doc_json FROM docs WHERE doc_id IN ({','.join('?' * len(doc_ids))})",
+                         doc_ids)
+        return {doc_id: SearchDoc(**json.loads(blob)) for doc_id, blob in rows}
+
+    def doc(self, doc_id: int) -> SearchDoc | None:
+        return self.docs([doc_id]).get(doc_id)
+
+    def figure_docs(self, article_key: str, figure_id: str) -> list[tuple[int, SearchDoc]]:
+        """Every document (all panels, or the whole figure) of one figure, in index order."""
+        rows = self._sql("SELECT doc_id, doc_json FROM docs WHERE article_key=? AND figure_id=? ORDER BY doc_id",
+                         (article_key, figure_id))
+        return [(doc_id, SearchDoc(**json.loads(blob))) for doc_id, blob in rows]
+
+    def count(self) -> int:
+        return self._sql("SELECT count(*) FROM docs")[0][0]
+
+    def facet_values(self, tag: str) -> list[tuple[str, int]]:
+        return [(v, n) for v, n in self._sql(
+            "SELECT value, count(*) FROM doc_tags WHERE tag=? GROUP BY value ORDER BY count(*) DESC", (tag,))]
