@@ -1,0 +1,63 @@
+"""``medfig curate DATASET -o RELEASE``: licence, caption, language, medical, duplicate filters + splits."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def run(args: argparse.Namespace) -> int:
+    from medfig.curate.run import CurateOptions, curate
+    from medfig.records import MedfigError
+
+    fractions = tuple(float(x) for x in args.splits.split(","))
+    if len(fractions) != 3:
+        print(f"medfig curate: --splits needs three fractions, got {args.splits!r}", file=sys.stderr)
+        return 2
+    opts = CurateOptions(
+        licence=args.licence, min_words=args.min_words, language_threshold=args.language_threshold,
+        language=not args.no_language_filter, medical_filter=not args.no_medical_filter,
+        keywords_file=args.keywords, require_images=not args.allow_missing_images,
+        duplicates=not args.no_duplicates, phash_threshold=args.phash_threshold,
+        dhash_threshold=args.dhash_threshold, vocabulary=args.vocabulary, lexicon=args.lexicon,
+        min_concept_frequency=args.min_concept_frequency, splits=fractions, seed=args.seed,
+    )
+    if not Path(args.dataset).is_dir():
+        print(f"medfig curate: dataset folder not found: {args.dataset}", file=sys.stderr)
+        return 2
+    try:
+        report = curate(args.dataset, args.output, opts, progress=not args.quiet)
+    except (MedfigError, ValueError) as exc:
+        print(f"medfig curate: {exc}", file=sys.stderr)
+        return 2
+    print(report.summary())
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.curate.licence import PRESETS
+
+    p = sub.add_parser("curate", help="filter a built dataset into a release (every drop explained in drops.parquet)")
+    p.add_argument("dataset", help="folder written by `medfig build`")
+    p.add_argument("-o", "--output", required=True, help="release folder to write")
+    p.add_argument("--licence", choices=sorted(PRESETS), default="rocov2",
+                   help="licence policy (default rocov2: CC BY and CC BY-NC)")
+    p.add_argument("--min-words", type=int, default=3, help="drop captions with fewer words (default 3)")
+    p.add_argument("--language-threshold", type=float, default=0.45,
+                   help="drop non-English captions detected with confidence above this (default 0.45)")
+    p.add_argument("--no-language-filter", action="store_true")
+    p.add_argument("--no-medical-filter", action="store_true", help="keep figures without a medical keyword")
+    p.add_argument("--keywords", help="medical keyword file (one term per line) instead of the built-in list")
+    p.add_argument("--allow-missing-images", action="store_true", help="keep figures that have no image file")
+    p.add_argument("--no-duplicates", action="store_true", help="skip near-duplicate removal")
+    p.add_argument("--phash-threshold", type=int, default=6, help="max pHash Hamming distance (default 6)")
+    p.add_argument("--dhash-threshold", type=int, default=12, help="max dHash Hamming distance (default 12)")
+    p.add_argument("--vocabulary", help="concept vocabulary CSV (ROCOv2 cui_mapping.csv or a MeSH CSV)")
+    p.add_argument("--lexicon", help="learned term->concept lexicon (from `medfig concepts --learn`)")
+    p.add_argument("--min-concept-frequency", type=int, default=10,
+                   help="drop concepts seen in fewer figures of the release (default 10, as ROCOv2)")
+    p.add_argument("--splits", default="0.8,0.1,0.1", help="train,valid,test fractions (default 0.8,0.1,0.1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=run)

@@ -1,0 +1,188 @@
+"""``curate(dataset, release)``: a built dataset folder in, a release folder out.
+
+Release folder::
+
+    figures.parquet   kept figures: every build column + caption_clean, licence_effective,
+                      attribution, medical_keywords, dup_cluster, modality, concepts, split ...
+    articles.parquet  the articles that still have a figure
+    drops.parquet     one row per dropped figure: article_key, figure_id, step, reason, detail
+    images/           the kept figures' images (hard links when possible, else copies)
+    summary.json      counts per step: seen, dropped by reason, skipped by reason
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from medfig.curate.steps import Record, Step, StepStats, run_steps
+from medfig.pipeline.atomic import atomic_write_json, atomic_write_parquet
+from medfig.records import MedfigError
+
+DROPS = pa.schema(
+    [("article_key", pa.string()), ("figure_id", pa.string()), ("step", pa.string()),
+     ("reason", pa.string()), ("detail", pa.string())]
+)
+ARTICLE_FIELDS = ("title", "journal", "year", "authors", "article_type")
+
+
+@dataclass
+class CurateOptions:
+    licence: str = "rocov2"
+    min_words: int = 3
+    language_threshold: float = 0.45
+    language: bool = True
+    medical_filter: bool = True
+    keywords_file: str | None = None
+    require_images: bool = True
+    duplicates: bool = True
+    phash_threshold: int = 6
+    dhash_threshold: int = 12
+    vocabulary: str | None = None
+    lexicon: str | None = None
+    min_concept_frequency: int = 10
+    splits: tuple[float, float, float] = (0.8, 0.1, 0.1)
+    seed: int = 0
+
+
+@dataclass
+class CurateReport:
+    release: Path
+    n_in: int
+    n_kept: int
+    stats: list[StepStats]
+    seconds: float
+    extra: dict = field(default_factory=dict)
+
+    def summary(self) -> str:
+        lines = [f"release            : {self.release}",
+                 f"figures            : {self.n_in} in, {self.n_kept} kept, {self.n_in - self.n_kept} dropped"]
+        for st in self.stats:
+            d = st.as_dict()
+            reasons = ", ".join(f"{k} {v}" for k, v in d["dropped_by_reason"].items()) or "-"
+            skips = ", ".join(f"{k} {v}" for k, v in d["skipped_by_reason"].items())
+            lines.append(f"  {st.name:<17}: {d['seen']} seen, {d['dropped']} dropped ({reasons})"
+                         + (f"; skipped {skips}" if skips else ""))
+        for k, v in self.extra.items():
+            lines.append(f"{k:<19}: {v}")
+        lines.append(f"time               : {self.seconds:.1f} s")
+        return "\n".join(lines)
+
+
+def load_records(dataset: str | Path) -> tuple[list[Record], pa.Table]:
+    """Figure rows of a built dataset, each joined with its article's metadata."""
+    root = Path(dataset)
+    fig_file, art_file = root / "figures.parquet", root / "articles.parquet"
+    for f in (fig_file, art_file):
+        if not f.is_file():
+            raise MedfigError(f"{f}: not found (is {root} a folder written by `medfig build`?)")
+    articles = pq.read_table(art_file)
+    by_key = {a["article_key"]: a for a in articles.to_pylist()}
+    records = []
+    for row in pq.read_table(fig_file).to_pylist():
+        art = by_key.get(row["article_key"], {})
+        for f in ARTICLE_FIELDS:
+            row.setdefault(f, art.get(f))
+        row["article_licence_spdx"] = art.get("licence_spdx")
+        row["article_licence_url"] = art.get("licence_url")
+        records.append(row)
+    return records, articles
+
+
+def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = False) -> list[Step]:
+    from medfig.curate.captions import CaptionCleaner, CaptionFilter, LanguageFilter
+    from medfig.curate.images import RequireImageFilter
+    from medfig.curate.keywords import KeywordMatcher, MedicalKeywordFilter, load_keywords
+    from medfig.curate.licence import AttributionEnricher, LicenceFilter
+
+    steps: list[Step] = [LicenceFilter(opts.licence), AttributionEnricher(), CaptionCleaner(),
+                         CaptionFilter(opts.min_words)]
+    if opts.language:
+        steps.append(LanguageFilter(opts.language_threshold))
+    if opts.medical_filter:
+        matcher = KeywordMatcher(load_keywords(opts.keywords_file)) if opts.keywords_file else KeywordMatcher()
+        steps.append(MedicalKeywordFilter(matcher))
+    if opts.require_images:
+        steps.append(RequireImageFilter())
+    if opts.duplicates:
+        from medfig.curate.duplicates import DuplicateFilter
+
+        steps.append(DuplicateFilter(dataset, opts.phash_threshold, opts.dhash_threshold, progress=progress))
+    steps += concept_steps(opts)
+    from medfig.curate.splits import SplitAssigner
+
+    steps.append(SplitAssigner(opts.splits, seed=opts.seed))
+    return steps
+
+
+def concept_steps(opts: CurateOptions) -> list[Step]:
+    from medfig.concepts.manual import ManualConceptEnricher
+
+    steps: list[Step] = [ManualConceptEnricher()]
+    if opts.vocabulary:
+        from medfig.concepts.step import ConceptEnricher
+
+        steps.append(ConceptEnricher(opts.vocabulary, lexicon=opts.lexicon, min_frequency=opts.min_concept_frequency))
+    return steps
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if dst.exists():
+        return
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _clean_for_parquet(rec: Record) -> Record:
+    return {k: v for k, v in rec.items() if not k.startswith("_")}
+
+
+def curate(dataset: str | Path, release: str | Path, options: CurateOptions | None = None,
+           steps: list[Step] | None = None, progress: bool = False) -> CurateReport:
+    """Run the curation steps over a built dataset and write a release folder."""
+    t0 = time.perf_counter()
+    opts = options or CurateOptions()
+    root, out = Path(dataset), Path(release)
+    if root.resolve() == out.resolve():
+        raise MedfigError(f"{out}: the release folder must differ from the dataset folder")
+    records, articles = load_records(root)
+    n_in = len(records)
+    steps = steps if steps is not None else default_steps(root, opts, progress)
+    kept, drops, stats = run_steps(records, steps, progress=progress)
+    out.mkdir(parents=True, exist_ok=True)
+    for rec in kept:
+        if rec.get("image_path") and rec.get("image_status") in (None, "ok"):
+            src = root / rec["image_path"]
+            if src.is_file():
+                _link_or_copy(src, out / rec["image_path"])
+    rows = [_clean_for_parquet(r) for r in kept]
+    table = pa.Table.from_pylist(rows) if rows else pa.table({"article_key": pa.array([], pa.string()),
+                                                                 "figure_id": pa.array([], pa.string())})
+    atomic_write_parquet(out / "figures.parquet", table)
+    keys = {r["article_key"] for r in kept}
+    atomic_write_parquet(out / "articles.parquet", articles.filter(pa.array([k in keys for k in articles["article_key"].to_pylist()], pa.bool_())))
+    atomic_write_parquet(out / "drops.parquet", pa.Table.from_pylist(drops, schema=DROPS))
+    report = CurateReport(out, n_in, len(kept), stats, time.perf_counter() - t0)
+    summary = {
+        "dataset": str(root.resolve()),
+        "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in vars(opts).items()},
+        "figures_in": n_in,
+        "figures_kept": len(kept),
+        "steps": {st.name: st.as_dict() for st in stats},
+    }
+    if kept and "split" in kept[0]:
+        from collections import Counter
+
+        report.extra["splits"] = dict(Counter(r.get("split") for r in kept))
+        summary["splits"] = report.extra["splits"]
+    atomic_write_json(out / "summary.json", summary)
+    return report
