@@ -1,0 +1,152 @@
+"""Find caption paragraphs: lines that start with a label, extended over following lines.
+
+A label-led line is a caption start when the layout says so, not only the text:
+a delimiter after the number, a label set in a different (bold) font from the rest,
+the label alone on its line, a font smaller than the body text, white space above.
+A label-led line in the middle of a body paragraph (close below a line of the same
+size that does not end a sentence) is an in-text mention and is never taken.
+"""
+
+from __future__ import annotations
+
+from medfig.pdf.geometry import horizontal_overlap, union
+from medfig.pdf.labels import Label, parse_label
+from medfig.pdf.page import Line, PageData
+from medfig.pdf.types import PdfCaption
+
+_MAX_CAPTION_LINES = 80
+
+
+def _label_font_differs(line: Line, label: Label) -> bool:
+    """True when the label's words use another font than the words after it (bold label)."""
+    n_label_chars = len(label.printed.replace(" ", ""))
+    seen, label_fonts, rest_fonts = 0, set(), set()
+    for w in line.words:
+        if seen < n_label_chars:
+            label_fonts.add(w.font)
+            seen += len(w.text)
+        else:
+            rest_fonts.add(w.font)
+    if any(w.bold for w in line.words[:1]) and not all(w.bold for w in line.words[1:] if seen >= n_label_chars):
+        return True
+    return bool(rest_fonts) and not (label_fonts & rest_fonts)
+
+
+def _line_above(page: PageData, line: Line) -> Line | None:
+    best, best_gap = None, None
+    for other in page.lines:
+        if other is line or other.box[3] > line.box[1] + 1:
+            continue
+        if horizontal_overlap(other.box, line.box) < 0.3 * min(other.box[2] - other.box[0], line.box[2] - line.box[0]):
+            continue
+        gap = line.box[1] - other.box[3]
+        if best_gap is None or gap < best_gap:
+            best, best_gap = other, gap
+    return best
+
+
+def score_start(page: PageData, line: Line, label: Label) -> float | None:
+    """How caption-like a label-led line is; None when it is an in-text mention."""
+    score = 0.0
+    bold = _label_font_differs(line, label)
+    alone = not label.rest
+    smaller = line.size < page.body_size - 0.4
+    if label.delimiter:
+        score += 2
+    if bold:
+        score += 2
+    if alone:
+        score += 1
+    if smaller:
+        score += 1
+    if label.printed[:1].isupper() and label.printed.split()[0].isupper() and len(label.printed.split()[0]) > 2:
+        score += 1  # FIGURE 1
+    above = _line_above(page, line)
+    leading = 0.6 * line.size
+    if above is None or line.box[1] - above.box[3] > leading or abs(above.size - line.size) > 0.4:
+        score += 1  # starts a block
+    elif not bold and not smaller and not above.text.rstrip().endswith((".", ":", ")")):
+        return None  # mid-sentence in a body paragraph
+    if not (label.delimiter or bold or alone or smaller):
+        return None  # "Figure 3 shows ..." in running text
+    if label.rest[:1].islower() and not bold and not label.delimiter:
+        return None
+    return score
+
+
+def _next_line(page: PageData, current: tuple[float, float, float, float], size: float, used: set[int],
+               starts: set[int]) -> Line | None:
+    best = None
+    for other in page.lines:
+        if other.index in used or other.index in starts:
+            continue
+        top_gap = other.box[1] - current[3]
+        if top_gap < -0.5 * size or top_gap > 0.9 * size + 1.5:
+            continue
+        if abs(other.size - size) > 1.1:
+            continue
+        width = min(other.box[2] - other.box[0], current[2] - current[0])
+        if horizontal_overlap(other.box, current) < 0.5 * width:
+            continue
+        if other.box[0] < current[0] - 3 * size:
+            continue  # starts left of the caption block: another column or paragraph
+        if best is None or other.box[1] < best.box[1]:
+            best = other
+    if best is not None and _graphic_between(page, current, best.box):
+        return None  # a rule or image separates them: a table caption ends at the table's top rule
+    return best
+
+
+def _graphic_between(page: PageData, upper: tuple[float, float, float, float], lower: tuple[float, float, float, float]) -> bool:
+    y0, y1 = upper[3] - 0.5, lower[1] + 0.5
+    for g in page.graphics:
+        if g.box[1] >= y0 and g.box[3] <= y1 and horizontal_overlap(g.box, upper) > 0:
+            return True
+    return False
+
+
+def find_captions(page: PageData) -> list[PdfCaption]:
+    """Every caption paragraph on the page, each with its full multi-line text and box."""
+    starts: list[tuple[Line, Label, float]] = []
+    for line in page.lines:
+        label = parse_label(line.text)
+        if label is None:
+            continue
+        score = score_start(page, line, label)
+        if score is not None and score >= 2:
+            starts.append((line, label, score))
+    start_ids = {line.index for line, _, _ in starts}
+    captions: list[PdfCaption] = []
+    for line, label, score in starts:
+        used = {line.index}
+        lines = [line]
+        box = line.box
+        # the body size of the caption: a bold label line may be one size off, use the continuation
+        size = line.size
+        for _ in range(_MAX_CAPTION_LINES):
+            nxt = _next_line(page, box, size, used, start_ids)
+            if nxt is None:
+                break
+            used.add(nxt.index)
+            lines.append(nxt)
+            box = union([box, nxt.box])
+        text = " ".join(ln.text for ln in lines)
+        captions.append(PdfCaption(name=label.name, fig_type=label.fig_type, kind=label.kind, number=label.number,
+                                   label=label.printed, page=page.index, box_pt=box, text=" ".join(text.split()),
+                                   score=score))
+    return captions
+
+
+def dedupe_captions(captions: list[PdfCaption]) -> list[PdfCaption]:
+    """One caption per name per document: the most caption-like start wins (ties: first).
+
+    A repeated label is either a mention that passed the layout tests or a table
+    continued on the next page ("Table 2 (continued)"), which keeps its first caption.
+    """
+    best: dict[str, PdfCaption] = {}
+    for cap in captions:
+        kept = best.get(cap.name)
+        if kept is None or cap.score > kept.score:
+            best[cap.name] = cap
+    keep = {id(c) for c in best.values()}
+    return [c for c in captions if id(c) in keep]

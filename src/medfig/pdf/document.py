@@ -1,0 +1,57 @@
+"""Open a PDF safely: clear errors naming the file for non-PDFs, truncated, encrypted or empty files."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2 as pdfium
+
+from medfig.pdf.types import PdfExtractionError
+
+MAX_PDF_BYTES = 300 * 1024 * 1024
+
+
+def read_pdf_bytes(pdf: bytes | str | Path, name: str | None = None) -> tuple[bytes, str]:
+    """The PDF's bytes and a display name (the path, or ``name``, or ``<bytes>``)."""
+    if isinstance(pdf, (bytes, bytearray, memoryview)):
+        return bytes(pdf), name or "<bytes>"
+    path = Path(pdf)
+    display = name or str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise PdfExtractionError(f"{display}: cannot read file ({exc.strerror or exc})") from exc
+    if size > MAX_PDF_BYTES:
+        raise PdfExtractionError(f"{display}: file too large ({size} bytes > {MAX_PDF_BYTES})")
+    return path.read_bytes(), display
+
+
+def open_pdf(data: bytes, display: str) -> tuple[pdfium.PdfDocument, pdfplumber.PDF]:
+    """Both readers over the same bytes; raises PdfExtractionError with the reason."""
+    if not data.lstrip()[:1024].find(b"%PDF-") >= 0 and b"%PDF-" not in data[:1024]:
+        head = data[:16]
+        raise PdfExtractionError(f"{display}: not a PDF (no %PDF- header; starts with {head!r})")
+    try:
+        doc = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        msg = str(exc)
+        if "password" in msg.lower():
+            raise PdfExtractionError(f"{display}: encrypted PDF (a password is needed to open it)") from exc
+        raise PdfExtractionError(f"{display}: damaged or truncated PDF ({msg})") from exc
+    if len(doc) == 0:
+        doc.close()
+        raise PdfExtractionError(f"{display}: the PDF has no pages")
+    try:
+        plumber = pdfplumber.open(io.BytesIO(data))
+        _ = plumber.pages  # parses the page tree: fails here on broken structure
+    except Exception as exc:  # pdfminer raises many unrelated types on broken files
+        doc.close()
+        raise PdfExtractionError(f"{display}: damaged PDF, page tree unreadable ({type(exc).__name__}: {exc})") from exc
+    if len(plumber.pages) != len(doc):
+        n_plumber = len(plumber.pages)
+        plumber.close()
+        doc.close()
+        raise PdfExtractionError(f"{display}: damaged PDF (readers disagree on page count: {n_plumber} vs {len(doc)})")
+    return doc, plumber

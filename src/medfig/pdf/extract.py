@@ -1,0 +1,119 @@
+"""Library entry points: :func:`extract_pdf` and :func:`extract_figures`.
+
+Per page: words -> captions; on pages with a caption (or every page with
+``layout_pages="all"``) the page is rendered at a low resolution for the layout
+detector; detector boxes are snapped to the PDF's drawn objects and completed with
+graphic clusters; captions and regions are paired by Hungarian assignment.
+The detector is loaded once per process (:func:`medfig.pdf.layout.get_detector`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from medfig.pdf.captions import dedupe_captions, find_captions
+from medfig.pdf.document import open_pdf, read_pdf_bytes
+from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
+from medfig.pdf.page import PageData, read_page
+from medfig.pdf.pairing import pair
+from medfig.pdf.regions import propose_regions
+from medfig.pdf.types import ExtractedFigure, PdfExtraction, PdfExtractionError
+
+DEFAULT_MAX_PAGES = 300  # very long PDFs: the first pages are read and a warning says so
+
+
+def _render_rgb(doc, index: int, dpi: float):
+    page = doc[index]
+    try:
+        return page.render(scale=dpi / 72.0, rev_byteorder=True).to_numpy()[:, :, :3]
+    finally:
+        page.close()
+
+
+def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_pages: str = "captions",
+                max_pages: int = DEFAULT_MAX_PAGES, name: str | None = None) -> PdfExtraction:
+    """Extract figures and tables (with captions) from a PDF.
+
+    ``use_layout=False`` is the cheap mode: no page rendering, no detector; regions come
+    from embedded images and vector clusters only (tables need the detector).
+    ``layout_pages``: ``"captions"`` runs the detector only on pages holding a caption,
+    ``"all"`` on every page (finds uncaptioned figures too).
+    Raises :class:`PdfExtractionError` naming the file when the PDF cannot be read.
+    """
+    t_start = time.perf_counter()
+    data, display = read_pdf_bytes(pdf, name)
+    doc, plumber = open_pdf(data, display)
+    stages: dict[str, float] = defaultdict(float)
+    result = PdfExtraction(pdf=display, n_pages=len(doc), page_sizes_pt=[])
+    try:
+        n = min(len(doc), max_pages)
+        if n < len(doc):
+            result.warnings.append(f"{display}: only the first {n} of {len(doc)} pages were read")
+        pages: list[PageData] = []
+        captions = []
+        for i in range(n):
+            t = time.perf_counter()
+            try:
+                pp = plumber.pages[i]
+                page = read_page(pp, i)
+                pp.close()  # drop pdfminer's cached objects: memory stays flat on long PDFs
+            except Exception as exc:  # one broken page must not lose the paper
+                result.warnings.append(f"{display}: page {i} unreadable ({type(exc).__name__}: {exc})")
+                page = PageData(i, 0.0, 0.0)
+            stages["text"] += time.perf_counter() - t
+            pages.append(page)
+            result.page_sizes_pt.append((page.width, page.height))
+            t = time.perf_counter()
+            captions.extend(find_captions(page))
+            stages["captions"] += time.perf_counter() - t
+        captions = dedupe_captions(captions)
+        by_page = defaultdict(list)
+        for c in captions:
+            by_page[c.page].append(c)
+        for page in pages:
+            page_caps = by_page.get(page.index, [])
+            layout: list[LayoutBox] | None = None
+            if use_layout and (page_caps or layout_pages == "all") and page.width > 0:
+                t = time.perf_counter()
+                img = _render_rgb(doc, page.index, DETECT_DPI)
+                stages["render"] += time.perf_counter() - t
+                t = time.perf_counter()
+                layout = detect(img, DETECT_DPI)
+                stages["layout"] += time.perf_counter() - t
+            if not page_caps and layout is None and layout_pages != "all":
+                continue
+            t = time.perf_counter()
+            regions = propose_regions(page, layout, page_caps)
+            pairs, lonely_caps, lonely_regions = pair(page_caps, regions)
+            for ci, rj, cost in pairs:
+                c, r = page_caps[ci], regions[rj]
+                result.figures.append(ExtractedFigure(
+                    name=c.name, fig_type=c.fig_type, page=page.index, box_pt=r.box, caption_box_pt=c.box_pt,
+                    caption=c.text, label=c.label, number=c.number, source=r.source, pair_distance_pt=round(cost, 2)))
+            for ci in lonely_caps:
+                c = page_caps[ci]
+                reason = "no figure/table region on the page" if not regions else "no free region close to the caption"
+                if c.fig_type == "Table" and not use_layout:
+                    reason = "table regions need the layout detector (cheap mode)"
+                result.regionless.append(ExtractedFigure(
+                    name=c.name, fig_type=c.fig_type, page=page.index, box_pt=None, caption_box_pt=c.box_pt,
+                    caption=c.text, label=c.label, number=c.number, regionless_reason=reason))
+            for rj in lonely_regions:
+                result.uncaptioned_regions.append((page.index, regions[rj].box, regions[rj].source))
+            stages["regions"] += time.perf_counter() - t
+    finally:
+        plumber.close()
+        doc.close()
+    result.seconds = time.perf_counter() - t_start
+    result.seconds_by_stage = dict(stages)
+    return result
+
+
+def extract_figures(pdf: bytes | str | Path, **kwargs) -> list[ExtractedFigure]:
+    """Figures and tables with a region (see :func:`extract_pdf` for options and errors)."""
+    return extract_pdf(pdf, **kwargs).figures
+
+
+__all__ = ["extract_pdf", "extract_figures", "PdfExtractionError"]

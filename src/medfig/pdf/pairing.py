@@ -1,0 +1,45 @@
+"""Pair captions with regions on a page by Hungarian assignment (scipy), as DeepFigures does.
+
+The cost is the edge-to-edge distance between caption and region boxes (DeepFigures'
+``distance_to_other``), plus a penalty when a figure caption would take a table region or
+the reverse, plus a penalty when the region lies across a column from the caption with
+no horizontal overlap. Pairs farther than ``MAX_PAIR_DISTANCE_PT`` are refused: the caption
+becomes *regionless* and the region *uncaptioned*, as in the paper.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from medfig.pdf.geometry import edge_distance, horizontal_overlap
+from medfig.pdf.regions import Region
+from medfig.pdf.types import PdfCaption
+
+MAX_PAIR_DISTANCE_PT = 150.0
+TYPE_MISMATCH_PT = 80.0
+NO_OVERLAP_PT = 30.0
+_FORBIDDEN = 1e6
+
+
+def pair_cost(caption: PdfCaption, region: Region) -> float:
+    cost = edge_distance(caption.box_pt, region.box)
+    if (caption.fig_type == "Table") != (region.kind == "table"):
+        cost += TYPE_MISMATCH_PT
+    if horizontal_overlap(caption.box_pt, region.box) <= 0:
+        cost += NO_OVERLAP_PT
+    return cost
+
+
+def pair(captions: list[PdfCaption], regions: list[Region]) -> tuple[list[tuple[int, int, float]], list[int], list[int]]:
+    """Returns (pairs as (caption_i, region_j, cost), unpaired caption indexes, unpaired region indexes)."""
+    if not captions or not regions:
+        return [], list(range(len(captions))), list(range(len(regions)))
+    cost = np.array([[pair_cost(c, r) for r in regions] for c in captions], dtype=float)
+    masked = np.where(cost > MAX_PAIR_DISTANCE_PT + TYPE_MISMATCH_PT + NO_OVERLAP_PT, _FORBIDDEN, cost)
+    rows, cols = linear_sum_assignment(masked)
+    pairs = [(int(i), int(j), float(cost[i, j])) for i, j in zip(rows, cols) if masked[i, j] < _FORBIDDEN]
+    paired_c = {i for i, _, _ in pairs}
+    paired_r = {j for _, j, _ in pairs}
+    return (pairs, [i for i in range(len(captions)) if i not in paired_c],
+            [j for j in range(len(regions)) if j not in paired_r])
