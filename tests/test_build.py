@@ -200,7 +200,7 @@ def test_bad_inputs_become_error_rows_and_the_rest_goes_on(tmp_path):
     assert report.stats["articles_failed"] == 2  # malformed XML + truncated tar
 
 
-def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path, monkeypatch):
+def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for key in ("PMC4657150", "PMC4691483", "PMC4706923", "PMC4706934", "PMC4706941"):
@@ -215,11 +215,9 @@ def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path, monkey
             raise KeyboardInterrupt  # the user, or the OOM killer, stops the run mid-way
         return real(source, out_dir)
 
-    monkeypatch.setattr(build_module, "process_article", dies_on_fourth)
     with pytest.raises(KeyboardInterrupt):
-        build(corpus, out, workers=1, progress=False)
-    monkeypatch.setattr(build_module, "process_article", real)
-    report = build(corpus, out, workers=1, progress=False)
+        build(corpus, out, workers=0, progress=False, task=dies_on_fourth)
+    report = build(corpus, out, workers=0, progress=False)
     assert report.articles_skipped == 3 and report.articles_processed == 2
     figures = pq.read_table(out / "figures.parquet").to_pylist()
     keys = [(f["article_key"], f["figure_id"]) for f in figures]
@@ -262,7 +260,7 @@ def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_pat
     broken.mkdir()
     (broken / "fulltext.xml").write_text("<article><body><p>cut off")
     out = tmp_path / "ds"
-    report = build(corpus, out, workers=1, progress=False)
+    report = build(corpus, out, workers=0, progress=False)
     assert report.articles_failed == 1
     errors = pq.read_table(out / "errors.parquet").to_pylist()
     assert [e["article_key"] for e in errors if e["stage"] == "xml"] == ["PMC4745290"]
@@ -270,7 +268,7 @@ def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_pat
     shutil.rmtree(broken)
     shutil.copytree(HINDAWI / "PMC4745290", broken)  # the user re-downloads the article
     shutil.rmtree(corpus / "elife-19405_pmc_deposit")  # and drops another from the corpus
-    report = build(corpus, out, workers=1, progress=False)
+    report = build(corpus, out, workers=0, progress=False)
     assert (report.articles_processed, report.articles_skipped, report.articles_removed) == (1, 1, 1)
     assert not [e for e in pq.read_table(out / "errors.parquet").to_pylist() if e["stage"] != "image"]
     keys = set(pq.read_table(out / "figures.parquet").column("article_key").to_pylist())

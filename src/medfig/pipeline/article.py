@@ -70,7 +70,7 @@ def _licence_columns(licence: Licence) -> dict:
     }
 
 
-def _error(key: str, stage: str, message: str, file: str | None) -> dict:
+def error_row(key: str, stage: str, message: str, file: str | None) -> dict:
     record = ErrorRecord(article=key, stage=stage, message=message, file=file)
     return {"article_key": record.article, "stage": record.stage, "message": record.message, "file": record.file}
 
@@ -141,7 +141,7 @@ def _store_figure_image(package, article: Article, figure: Figure, row: dict, ou
     if figure.graphic_file is None:
         row["image_status"] = "missing"
         row["image_error"] = f"graphic {figure.graphic_href!r} not found in the package"
-        result.errors.append(_error(article.key, "image", row["image_error"], where))
+        result.errors.append(error_row(article.key, "image", row["image_error"], where))
         return
     try:
         data = package.read_bytes(figure.graphic_file)
@@ -150,7 +150,7 @@ def _store_figure_image(package, article: Article, figure: Figure, row: dict, ou
     except (ImageError, SourceError, OSError) as exc:
         row["image_status"] = "error"
         row["image_error"] = str(exc)
-        result.errors.append(_error(article.key, "image", str(exc), where))
+        result.errors.append(error_row(article.key, "image", str(exc), where))
         return
     row.update(
         image_path=stored.path.relative_to(out_dir).as_posix(),
@@ -196,21 +196,21 @@ def _process(source, out_dir: Path, result: ArticleResult) -> None:
     try:
         package = source.open()
     except SourceError as exc:
-        result.errors.append(_error(source.key, "source", str(exc), source.container))
+        result.errors.append(error_row(source.key, "source", str(exc), source.container))
         return
     with package:
         if package.xml_name is None:
             message = "no JATS XML in the package"
             if package.pdf_name:
                 message += " (PDF only: figures need PDF extraction, not run by `build` yet)"
-            result.errors.append(_error(source.key, "xml", message, source.container))
+            result.errors.append(error_row(source.key, "xml", message, source.container))
             return
         xml_where = f"{source.container}:{package.xml_name}"
         try:
             xml = package.read_bytes(package.xml_name)
             article = parse_jats(xml, key=source.key, xml_file=package.xml_name, package_files=package.names())
         except (SourceError, JatsError) as exc:
-            result.errors.append(_error(source.key, "xml", str(exc), xml_where))
+            result.errors.append(error_row(source.key, "xml", str(exc), xml_where))
             return
         article.pdf_file = package.pdf_name
         article.warnings.extend(getattr(package, "warnings", []))
@@ -230,7 +230,7 @@ def process_article(source, out_dir: Path) -> ArticleResult:
         _remove_orphan_images(Path(out_dir), source.key, result.figure_rows)
     except Exception as exc:  # a bug or an input we did not foresee: record it, keep the build going
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        result.errors.append(_error(source.key, "internal", detail, source.container))
+        result.errors.append(error_row(source.key, "internal", detail, source.container))
         result.article_row = None
         result.figure_rows = []
     return result

@@ -5,25 +5,32 @@ Layout of the output folder::
     figures.parquet   one row per <fig>            (schema: medfig.pipeline.rows.FIGURES)
     articles.parquet  one row per parsed article   (ARTICLES)
     errors.parquet    one row per problem          (ERRORS)
+    removed.parquet   articles taken out of the dataset (retracted, withdrawn), with the reason
     stats.json        counts describing the dataset (no timings: a no-op run changes nothing)
     manifest.sqlite   per-article status and rows; makes re-runs resumable
     images/<article>/<figure>.{jpg,png}
 
+With ``shards > 1`` each table is a folder of the same name holding
+``part-00000.parquet`` ... (``pyarrow.parquet.read_table`` and pandas read both
+forms); only the shards whose articles changed are rewritten.
+
 A re-run skips articles whose fingerprint is unchanged and that succeeded,
-retries failed ones, drops articles that are no longer in the input (the
-dataset mirrors its input), and rewrites a consolidated file only when its
-bytes change.
+retries failed ones, and rewrites a file only when its bytes change. By default
+the dataset mirrors its input: articles no longer in the input leave it. With
+``incremental=True`` the input is a delta (new and updated articles): nothing
+else is touched except articles the sources or ``removed`` list mark as
+retracted or withdrawn.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,16 +42,21 @@ from medfig.pipeline.atomic import atomic_write_json, atomic_write_parquet, remo
 from medfig.pipeline.manifest import Manifest
 
 COMMIT_EVERY = 64  # articles per manifest transaction: bounds redo work after a kill
+TABLES = (("figures", schemas.FIGURES), ("articles", schemas.ARTICLES), ("errors", schemas.ERRORS))
+EXECUTORS = ("local", "ray")
+DEFAULT_TIMEOUT_S = 600.0
 
 
 @dataclass
 class BuildReport:
     out_dir: Path
+    executor: str = "local"
     articles_seen: int = 0
     articles_processed: int = 0
     articles_skipped: int = 0
     articles_failed: int = 0
-    articles_removed: int = 0  # in the dataset before, no longer in the input
+    articles_removed: int = 0  # left the dataset this run: gone from the input, retracted, withdrawn
+    removed_by_reason: Counter = field(default_factory=Counter)
     figures_written: int = 0
     errors_by_stage: Counter = field(default_factory=Counter)
     stats: dict = field(default_factory=dict)
@@ -53,10 +65,11 @@ class BuildReport:
 
     def summary(self) -> str:
         s = self.stats
+        removed = ", ".join(f"{v} {k}" for k, v in sorted(self.removed_by_reason.items()))
         lines = [
             f"medfig build -> {self.out_dir}",
             f"  articles this run : {self.articles_processed} processed, {self.articles_skipped} skipped (done), "
-            f"{self.articles_failed} failed",
+            f"{self.articles_failed} failed" + (f", {self.articles_removed} removed ({removed})" if removed else ""),
             f"  dataset           : {s.get('articles', 0)} articles, {s.get('figures', 0)} figures "
             f"({s.get('figures_with_image', 0)} with image), {s.get('inline_refs', 0)} inline refs, "
             f"{s.get('tables', 0)} tables",
@@ -73,31 +86,30 @@ class BuildReport:
         )
         lines.append(f"  files rewritten   : {', '.join(self.files_written) or 'none (dataset unchanged)'}")
         rate = self.articles_processed / self.seconds if self.seconds > 0 else 0.0
-        lines.append(f"  time              : {self.seconds:.1f} s ({rate:.1f} articles/s)")
+        lines.append(f"  time              : {self.seconds:.1f} s ({rate:.1f} articles/s, {self.executor} executor)")
         return "\n".join(lines)
 
 
-def _run_serial(sources: list, out_dir: Path) -> Iterator[ArticleResult]:
+def _run_in_process(sources: Iterable, out_dir: Path, task: Callable) -> Iterator[ArticleResult]:
     for source in sources:
-        yield process_article(source, out_dir)
+        yield task(source, out_dir)
 
 
-def _run_pool(sources: list, out_dir: Path, workers: int) -> Iterator[ArticleResult]:
-    """Bounded in-flight submission so millions of articles never sit in the queue at once."""
-    pending = iter(sources)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        in_flight = set()
-        for source in pending:
-            in_flight.add(pool.submit(process_article, source, out_dir))
-            if len(in_flight) >= workers * 4:
-                break
-        while in_flight:
-            done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-                nxt = next(pending, None)
-                if nxt is not None:
-                    in_flight.add(pool.submit(process_article, nxt, out_dir))
+def run_articles(sources: list, out_dir: Path, *, executor: str, workers: int, task: Callable,
+                 timeout_s: float | None, ray_address: str | None) -> Iterator[ArticleResult]:
+    """Process sources on the chosen executor; results arrive in completion order."""
+    if executor == "ray":
+        from medfig.pipeline.ray_executor import run_on_ray
+
+        return run_on_ray(sources, out_dir, task=task, address=ray_address, timeout_s=timeout_s,
+                          max_in_flight=workers)
+    if executor != "local":
+        raise ValueError(f"unknown executor {executor!r}: use one of {', '.join(EXECUTORS)}")
+    if workers == 0:  # in this process: for debugging and notebooks; no timeout, no crash isolation
+        return _run_in_process(sources, out_dir, task)
+    from medfig.pipeline.local_pool import LocalPool
+
+    return LocalPool(task, out_dir, workers=min(workers, max(1, len(sources))), timeout_s=timeout_s).run(sources)
 
 
 def _needs_work(source, states: dict[str, tuple[str, str]]) -> bool:
@@ -105,104 +117,198 @@ def _needs_work(source, states: dict[str, tuple[str, str]]) -> bool:
     return state is None or state[1] != "done" or state[0] != source.fingerprint
 
 
-def compute_stats(figures: list[dict], articles: list[dict], errors: list[dict], failed: int) -> dict:
+def shard_stats(figures: list[dict], articles: list[dict], errors: list[dict], failed: int) -> dict:
     return {
         "articles": len(articles),
         "articles_failed": failed,
         "figures": len(figures),
         "figures_with_image": sum(1 for f in figures if f["image_status"] == "ok"),
-        "figures_by_image_status": dict(sorted(Counter(f["image_status"] for f in figures).items())),
-        "figures_by_licence": dict(sorted(Counter(str(f["licence_spdx"]) for f in figures).items())),
-        "figures_by_flag": dict(sorted(Counter(flag for f in figures for flag in f["flags"]).items())),
+        "figures_by_image_status": dict(Counter(f["image_status"] for f in figures)),
+        "figures_by_licence": dict(Counter(str(f["licence_spdx"]) for f in figures)),
+        "figures_by_flag": dict(Counter(flag for f in figures for flag in f["flags"])),
         "inline_refs": sum(f["n_inline_refs"] for f in figures),
         "fig_xrefs": sum(a["n_fig_xrefs"] for a in articles),
         "tables": sum(a["n_tables"] for a in articles),
         "errors": len(errors),
-        "errors_by_stage": dict(sorted(Counter(e["stage"] for e in errors).items())),
+        "errors_by_stage": dict(Counter(e["stage"] for e in errors)),
     }
 
 
-def consolidate(out_dir: Path, manifest: Manifest) -> tuple[dict, list[str]]:
-    """Write the dataset tables from the manifest; only files whose bytes change are rewritten."""
-    figures, articles, errors = [], [], []
-    failed = 0
-    for _key, status, payload in manifest.results():
-        failed += status == "failed"
-        if payload["article"] is not None:
-            articles.append(payload["article"])
-        figures.extend(payload["figures"])
-        errors.extend(payload["errors"])
+def merge_stats(parts: Iterable[dict]) -> dict:
+    """Sum per-shard stats: numbers add, count dictionaries add key by key."""
+    total: dict = {}
+    for part in parts:
+        for name, value in part.items():
+            if isinstance(value, dict):
+                bucket = total.setdefault(name, Counter())
+                bucket.update(value)
+            else:
+                total[name] = total.get(name, 0) + value
+    return {k: dict(sorted(v.items())) if isinstance(v, Counter) else v for k, v in sorted(total.items())}
+
+
+def _table_path(out_dir: Path, name: str, shard: int, shards: int) -> Path:
+    if shards == 1:
+        return out_dir / f"{name}.parquet"
+    return out_dir / f"{name}.parquet" / f"part-{shard:05d}.parquet"
+
+
+def _switch_layout(out_dir: Path, shards: int) -> None:
+    """Remove tables written with another shard count (a file where a folder is due, or the reverse)."""
+    for name, _ in TABLES:
+        path = out_dir / f"{name}.parquet"
+        if shards == 1 and path.is_dir():
+            shutil.rmtree(path)
+        elif shards > 1 and path.is_file():
+            path.unlink()
+        elif shards > 1 and path.is_dir():
+            for part in path.glob("part-*.parquet"):
+                if int(part.stem.split("-")[1]) >= shards:
+                    part.unlink()
+
+
+def consolidate(out_dir: Path, manifest: Manifest, shards: int, dirty: set[int]) -> tuple[dict, list[str]]:
+    """Rewrite the dirty shards from the manifest, then the dataset-wide files."""
     written = []
-    for name, table_rows, schema in (
-        ("figures.parquet", figures, schemas.FIGURES),
-        ("articles.parquet", articles, schemas.ARTICLES),
-        ("errors.parquet", errors, schemas.ERRORS),
-    ):
-        if atomic_write_parquet(out_dir / name, schemas.to_table(table_rows, schema), only_if_changed=True):
-            written.append(name)
-    stats = compute_stats(figures, articles, errors, failed)
+    for shard in sorted(dirty):
+        figures, articles, errors, failed = [], [], [], 0
+        for _key, status, payload in manifest.results(shard):
+            failed += status == "failed"
+            if payload["article"] is not None:
+                articles.append(payload["article"])
+            figures.extend(payload["figures"])
+            errors.extend(payload["errors"])
+        for (name, schema), rows in zip(TABLES, (figures, articles, errors)):
+            path = _table_path(out_dir, name, shard, shards)
+            if atomic_write_parquet(path, schemas.to_table(rows, schema), only_if_changed=True):
+                written.append(path.relative_to(out_dir).as_posix())
+        manifest.set_meta(f"stats:{shard}", json.dumps(shard_stats(figures, articles, errors, failed), sort_keys=True))
+    stats = merge_stats(json.loads(manifest.get_meta(f"stats:{s}") or "{}") for s in range(shards))
+    stats["articles_removed"] = len(manifest.removed())
     if atomic_write_json(out_dir / "stats.json", stats, only_if_changed=True):
         written.append("stats.json")
+    removed = schemas.to_table(manifest.removed(), schemas.REMOVED)
+    if atomic_write_parquet(out_dir / "removed.parquet", removed, only_if_changed=True):
+        written.append("removed.parquet")
     return stats, written
 
 
+def _outputs_missing(out_dir: Path, shards: int) -> bool:
+    needed = [_table_path(out_dir, name, s, shards) for name, _ in TABLES for s in range(shards)]
+    needed += [out_dir / "stats.json", out_dir / "removed.parquet"]
+    return any(not p.exists() for p in needed)
+
+
 def build(
-    input_path: str | Path,
+    input_path: str | Path | None,
     out_dir: str | Path,
     *,
     workers: int | None = None,
     progress: bool = True,
     sources: Iterable | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
+    shards: int | None = None,
+    incremental: bool = False,
+    removed: dict[str, tuple[str, str]] | None = None,
+    timeout_s: float | None = DEFAULT_TIMEOUT_S,
+    task: Callable = process_article,
 ) -> BuildReport:
-    """Build (or resume) a figure dataset from ``input_path`` into ``out_dir``."""
+    """Build (or resume, or update) a figure dataset from ``input_path`` into ``out_dir``.
+
+    ``workers``: processes (local) or articles in flight (ray); 0 runs in this process.
+    ``shards``: number of Parquet parts per table; default 1, or what the dataset already has.
+    ``removed``: article key or PMCID -> (reason, detail), e.g. PMC's retraction list.
+    ``timeout_s``: per-article limit; a worker past it is stopped and the article recorded as failed.
+    ``task``: what runs per article (``process_article``); must be importable by worker processes.
+    """
     from medfig.sources import iter_sources
 
     started = time.perf_counter()
     out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out_dir)
-    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    report = BuildReport(out_dir=out_dir)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    report = BuildReport(out_dir=out_dir, executor=executor)
 
     all_sources = list(sources if sources is not None else iter_sources(input_path))
     report.articles_seen = len(all_sources)
     with Manifest(out_dir / "manifest.sqlite") as manifest:
-        states = manifest.states()
-        current = {s.key for s in all_sources}
-        gone = sorted(set(states) - current)
-        report.articles_removed = manifest.remove(gone)
-        for key in gone:
-            shutil.rmtree(image_dir(out_dir, key), ignore_errors=True)
-        todo = [s for s in all_sources if _needs_work(s, states)]
-        report.articles_skipped = len(all_sources) - len(todo)
-        runner = _run_serial(todo, out_dir) if workers == 1 or len(todo) <= 1 else _run_pool(todo, out_dir, workers)
-        batch: list[ArticleResult] = []
-        bar = tqdm(total=len(todo), unit="article", disable=not progress or not todo, file=sys.stderr)
-        try:
-            for result in runner:
-                batch.append(result)
-                report.articles_processed += 1
-                report.articles_failed += result.failed
-                report.figures_written += len(result.figure_rows)
-                for error in result.errors:
-                    report.errors_by_stage[error["stage"]] += 1
-                bar.update(1)
-                bar.set_postfix(figures=report.figures_written, errors=sum(report.errors_by_stage.values()))
-                if len(batch) >= COMMIT_EVERY:
-                    manifest.record(batch)
-                    batch = []
-        finally:
-            manifest.record(batch)  # keep what finished, even on Ctrl-C
-            bar.close()
-        outputs_missing = any(
-            not (out_dir / name).exists()
-            for name in ("figures.parquet", "articles.parquet", "errors.parquet", "stats.json")
-        )
-        if todo or gone or outputs_missing:
-            report.stats, report.files_written = consolidate(out_dir, manifest)
-        else:
-            import json
+        old_shards = int(manifest.get_meta("shards") or 0)
+        shards = max(1, shards or old_shards or 1)
+        dirty: set[int] = set()
+        if old_shards and old_shards != shards:
+            manifest.reshard(shards)
+            dirty = set(range(shards))
+        manifest.set_meta("shards", str(shards))
+        _switch_layout(out_dir, shards)
 
+        leaving = _leaving(all_sources, manifest.states(), removed or {}, incremental)
+        dirty |= manifest.shards_of(leaving)
+        report.articles_removed = manifest.remove(sorted(leaving))
+        report.removed_by_reason = Counter(reason for reason, _ in leaving.values())
+        manifest.mark_removed({k: v for k, v in leaving.items() if v[0] != "gone from the input"})
+        for key in leaving:
+            shutil.rmtree(image_dir(out_dir, key), ignore_errors=True)
+
+        states = manifest.states()
+        todo = [s for s in all_sources if s.key not in leaving and _needs_work(s, states)]
+        manifest.unmark_removed(s.key for s in todo)
+        report.articles_skipped = sum(1 for s in all_sources if s.key not in leaving) - len(todo)
+        results = run_articles(todo, out_dir, executor=executor, workers=workers, task=task,
+                               timeout_s=timeout_s, ray_address=ray_address)
+        _collect(results, manifest, report, shards, dirty, total=len(todo), progress=progress)
+        if dirty or _outputs_missing(out_dir, shards):
+            report.stats, report.files_written = consolidate(out_dir, manifest, shards, dirty or set(range(shards)))
+        else:
             report.stats = json.loads((out_dir / "stats.json").read_text())
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _leaving(sources: list, states: dict, removed: dict[str, tuple[str, str]], incremental: bool) -> dict:
+    """Articles that leave the dataset this run, with (reason, detail)."""
+    leaving = {}
+    for source in sources:
+        mark = removed.get(source.key) or removed.get(source.pmcid or "")
+        if source.status in ("retracted", "withdrawn"):
+            leaving[source.key] = (source.status, f"the source marks the article as {source.status}")
+        elif mark:
+            leaving[source.key] = mark
+    for key in states:
+        if key in leaving:
+            continue
+        if key in removed:
+            leaving[key] = removed[key]
+    if not incremental:
+        present = {s.key for s in sources}
+        for key in states:
+            if key not in present and key not in leaving:
+                leaving[key] = ("gone from the input", "")
+    return leaving
+
+
+def _collect(results: Iterator[ArticleResult], manifest: Manifest, report: BuildReport, shards: int,
+             dirty: set[int], *, total: int, progress: bool) -> None:
+    from medfig.pipeline.manifest import shard_of
+
+    batch: list[ArticleResult] = []
+    bar = tqdm(total=total, unit="article", disable=not progress or not total, file=sys.stderr)
+    try:
+        for result in results:
+            batch.append(result)
+            dirty.add(shard_of(result.key, shards))
+            report.articles_processed += 1
+            report.articles_failed += result.failed
+            report.figures_written += len(result.figure_rows)
+            for error in result.errors:
+                report.errors_by_stage[error["stage"]] += 1
+            bar.update(1)
+            bar.set_postfix(figures=report.figures_written, errors=sum(report.errors_by_stage.values()))
+            if len(batch) >= COMMIT_EVERY:
+                manifest.record(batch, shards)
+                batch = []
+    finally:
+        manifest.record(batch, shards)  # keep what finished, even on Ctrl-C
+        bar.close()

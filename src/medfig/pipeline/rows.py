@@ -96,3 +96,12 @@ ERRORS = pa.schema(
 
 def to_table(rows: list[dict], schema: pa.Schema) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=schema)
+
+
+REMOVED = pa.schema(
+    [
+        ("article_key", pa.string()),
+        ("reason", pa.string()),  # retracted | withdrawn | a reason given in the removal list
+        ("detail", pa.string()),
+    ]
+)

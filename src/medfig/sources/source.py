@@ -34,6 +34,9 @@ class ArticleSource:
     kind: str
     prefix: str = ""
     fingerprint: str
+    pmcid: str | None = None  # when the listing knows it (PMC cloud metadata)
+    status: str = ""  # "retracted" or "withdrawn" when the listing says so: the article leaves the dataset
+    updated: str | None = None  # last-updated date from the listing (ISO 8601), for incremental updates
 
     def open(self) -> ArticlePackage:
         """Open the container; raises SourceError when it cannot be opened or listed."""

@@ -1,0 +1,175 @@
+"""The local executor: a pool of worker processes that survives its workers.
+
+``concurrent.futures.ProcessPoolExecutor`` gives up on the whole pool when one
+worker dies, and cannot stop one task that hangs. Building from millions of
+articles written by thousands of publishers needs both, so this pool:
+
+- gives each worker one article at a time over a pipe, so the parent always
+  knows which article a worker holds and since when;
+- kills a worker whose article runs past ``timeout_s`` (a parser stuck in C
+  code does not answer signals) and records a ``timeout`` error for it;
+- notices a worker that died (killed, out of memory, segfault), starts a new
+  one and retries the article up to ``max_attempts`` times before recording a
+  ``worker`` error;
+- hands out sources lazily, so a huge input never sits in memory as tasks.
+
+Workers are started with ``spawn``: forking a parent that holds threads
+(onnxruntime, tqdm's monitor) can deadlock the child. Each worker imports its
+models once and keeps them for every article it processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+
+from medfig.pipeline.article import ArticleResult, error_row
+
+_STOP = None
+_KILL_GRACE_S = 2.0
+
+
+def _worker_main(conn: Connection, task: Callable, out_dir: str) -> None:
+    while True:
+        try:
+            source = conn.recv()
+        except EOFError:  # the parent went away
+            return
+        if source is _STOP:
+            return
+        conn.send(task(source, Path(out_dir)))
+
+
+@dataclass
+class _Worker:
+    process: mp.process.BaseProcess
+    conn: Connection
+    source: object | None = None
+    attempt: int = 0
+    started: float = 0.0
+
+
+def failure_result(source, stage: str, message: str) -> ArticleResult:
+    result = ArticleResult(key=source.key, fingerprint=source.fingerprint)
+    result.errors.append(error_row(source.key, stage, message, source.container))
+    return result
+
+
+class LocalPool:
+    """Run ``task(source, out_dir) -> ArticleResult`` over sources on ``workers`` processes."""
+
+    def __init__(self, task: Callable, out_dir: Path, *, workers: int, timeout_s: float | None = 600.0,
+                 max_attempts: int = 2):
+        self.task = task
+        self.out_dir = str(out_dir)
+        self.n_workers = max(1, workers)
+        self.timeout_s = timeout_s
+        self.max_attempts = max(1, max_attempts)
+        self._ctx = mp.get_context("spawn")
+        self._workers: list[_Worker] = []
+
+    def _start_worker(self) -> _Worker:
+        parent, child = self._ctx.Pipe()
+        process = self._ctx.Process(target=_worker_main, args=(child, self.task, self.out_dir), daemon=True)
+        process.start()
+        child.close()
+        return _Worker(process=process, conn=parent)
+
+    def _stop_worker(self, worker: _Worker) -> None:
+        worker.process.terminate()
+        worker.process.join(_KILL_GRACE_S)
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+        worker.conn.close()
+
+    def _replace(self, worker: _Worker) -> None:
+        self._stop_worker(worker)
+        self._workers[self._workers.index(worker)] = self._start_worker()
+
+    def run(self, sources: Iterable) -> Iterator[ArticleResult]:
+        pending = iter(sources)
+        retry: deque = deque()
+        self._workers = [self._start_worker() for _ in range(self.n_workers)]
+        try:
+            yield from self._loop(pending, retry)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        for worker in self._workers:
+            if worker.source is None and worker.process.is_alive():
+                try:
+                    worker.conn.send(_STOP)
+                except OSError:
+                    pass
+        for worker in self._workers:
+            worker.process.join(_KILL_GRACE_S if worker.source is None else 0)
+            if worker.process.is_alive():
+                self._stop_worker(worker)
+        self._workers = []
+
+    def _assign(self, worker: _Worker, pending: Iterator, retry: deque) -> bool:
+        if retry:
+            source, attempt = retry.popleft()
+        else:
+            source, attempt = next(pending, None), 1
+            if source is None:
+                return False
+        worker.source, worker.attempt, worker.started = source, attempt, time.monotonic()
+        worker.conn.send(source)
+        return True
+
+    def _loop(self, pending: Iterator, retry: deque) -> Iterator[ArticleResult]:
+        while True:
+            for worker in self._workers:
+                if worker.source is None and not self._assign(worker, pending, retry):
+                    break  # nothing left to hand out for now
+            busy = [w for w in self._workers if w.source is not None]
+            if not busy:
+                return
+            timeout = None
+            if self.timeout_s is not None:
+                now = time.monotonic()
+                timeout = max(0.0, min(w.started + self.timeout_s - now for w in busy))
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout))
+            for worker in busy:
+                result = self._collect(worker, ready, retry)
+                if result is not None:
+                    yield result
+
+    def _collect(self, worker: _Worker, ready: set, retry: deque) -> ArticleResult | None:
+        source = worker.source
+        if worker.conn in ready:
+            try:
+                result = worker.conn.recv()
+            except (EOFError, OSError):
+                result = None  # died while answering: handled as a death below
+            if result is not None:
+                worker.source = None
+                return result
+        if worker.conn in ready or worker.process.sentinel in ready or not worker.process.is_alive():
+            code = worker.process.exitcode
+            worker.source = None
+            self._replace(worker)
+            if worker.attempt < self.max_attempts:
+                retry.append((source, worker.attempt + 1))
+                return None
+            return failure_result(
+                source, "worker",
+                f"worker process died (exit code {code}) while processing the article, "
+                f"{worker.attempt} attempt(s); the article is retried by the next run",
+            )
+        if self.timeout_s is not None and time.monotonic() - worker.started >= self.timeout_s:
+            worker.source = None
+            self._replace(worker)
+            return failure_result(
+                source, "timeout",
+                f"article took longer than {self.timeout_s:g} s; its worker was stopped",
+            )
+        return None

@@ -1,0 +1,99 @@
+"""The Ray executor: the same per-article task, run as Ray tasks on a cluster.
+
+The driver keeps what it keeps locally (listing, manifest, consolidation), so
+a Ray build is resumable and writes the same dataset as a local one. Workers
+return rows to the driver; figure images are written by the workers straight
+into the output folder, which must therefore be a path every node sees (a
+shared filesystem). Ray reuses its worker processes across tasks, so models a
+step caches at module level load once per worker, not once per article.
+
+Failures:
+- a worker that dies mid-article (killed, out of memory) makes Ray retry the
+  task (``max_retries``); when retries run out the article gets a ``worker``
+  error and the next run retries it;
+- an article past ``timeout_s`` is cancelled with ``force=True`` (which kills
+  its worker: a parser stuck in C code does not answer anything gentler) and
+  recorded as a ``timeout`` error. The clock starts when the task is handed
+  out; at most ``max_in_flight`` tasks are out at once, about the cluster's
+  CPU count, so a task rarely waits long for a CPU.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from medfig.pipeline.article import ArticleResult
+from medfig.pipeline.local_pool import failure_result
+
+MAX_RETRIES = 1  # a worker killed under an article: retry once more before recording an error
+
+
+def connect(address: str | None, *, num_cpus: int | None = None) -> None:
+    """Join the cluster at ``address`` (``auto``, ``ray://host:10001``, ``host:6379``) or start a local one."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    kwargs = {"ignore_reinit_error": True, "log_to_driver": False, "include_dashboard": False}
+    if address:
+        ray.init(address=address, **{k: v for k, v in kwargs.items() if k != "include_dashboard"})
+    else:
+        ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **kwargs)
+
+
+def _cluster_cpus() -> int:
+    import ray
+
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def run_on_ray(sources: list, out_dir: Path, *, task: Callable, address: str | None, timeout_s: float | None,
+               max_in_flight: int | None = None) -> Iterator[ArticleResult]:
+    import ray
+    from ray.exceptions import GetTimeoutError, RayError, TaskCancelledError
+
+    connect(address)
+    remote_task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(task)
+    limit = max(1, max_in_flight or _cluster_cpus())
+    out = str(out_dir)
+    pending = iter(sources)
+    in_flight: dict = {}  # ObjectRef -> (source, handed out at)
+
+    def hand_out() -> None:
+        while len(in_flight) < limit:
+            source = next(pending, None)
+            if source is None:
+                return
+            in_flight[remote_task.remote(source, Path(out))] = (source, time.monotonic())
+
+    hand_out()
+    while in_flight:
+        wait_s = None
+        if timeout_s is not None:
+            oldest = min(started for _, started in in_flight.values())
+            wait_s = max(0.0, oldest + timeout_s - time.monotonic())
+        done, _ = ray.wait(list(in_flight), num_returns=1, timeout=wait_s)
+        for ref in done:
+            source, _ = in_flight.pop(ref)
+            try:
+                yield ray.get(ref)
+            except (TaskCancelledError, GetTimeoutError):
+                yield failure_result(source, "timeout", f"article took longer than {timeout_s:g} s; cancelled")
+            except RayError as exc:
+                yield failure_result(
+                    source, "worker",
+                    f"Ray worker failed while processing the article after {MAX_RETRIES + 1} attempt(s): "
+                    f"{type(exc).__name__}; the article is retried by the next run",
+                )
+        if not done and timeout_s is not None:
+            now = time.monotonic()
+            for ref, (source, started) in list(in_flight.items()):
+                if now - started >= timeout_s:
+                    ray.cancel(ref, force=True, recursive=True)
+                    in_flight.pop(ref)
+                    yield failure_result(
+                        source, "timeout", f"article took longer than {timeout_s:g} s; its Ray worker was stopped"
+                    )
+        hand_out()
