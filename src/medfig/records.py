@@ -144,3 +144,25 @@ class SourceError(MedfigError):
 
 class JatsError(MedfigError):
     """A JATS XML file cannot be parsed into an Article."""
+
+
+@dataclass(slots=True)
+class Subfigure:
+    """One panel of a compound figure (MedICaT's subfigure).
+
+    ``box_px``: ``[x0, y0, x1, y1]`` in pixels of the stored figure image, origin top-left.
+    ``subcaption_spans``: ``[start, end)`` character offsets into the figure's caption.
+    ``label``: the panel letter, lower-cased (``"b"``), a position (``"left"``) or None.
+    ``label_source``: ``ocr`` (read in the image), ``order`` (reading order) or ``none``.
+    """
+
+    figure_id: str
+    box_px: list[int]
+    score: float
+    label: str | None = None
+    label_source: str = "none"
+    label_box_px: list[int] | None = None  # where the letter was read, image pixels
+    subcaption: str = ""
+    subcaption_spans: list[tuple[int, int]] = field(default_factory=list)
+    inline_refs: list[InlineRef] = field(default_factory=list)  # sentences citing this panel
+    crop_file: str | None = None  # relative to the dataset folder, set when the crop is written

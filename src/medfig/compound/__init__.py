@@ -1,0 +1,156 @@
+"""Compound figures: panels, panel letters, subcaptions and inline references, in one call.
+
+::
+
+    from medfig.compound import split_compound, analyze_compound
+    subfigures = split_compound(image, caption, inline_refs)       # [] for a single-panel figure
+    result = analyze_compound(image, caption)                       # + compound flag, labels read
+    write_crops(image, subfigures, dataset_dir, "images/subfigures/PMC1_fig1")
+
+All boxes are ``[x0, y0, x1, y1]`` in pixels of the given image, origin top-left. The OCR
+model loads once per process (medfig.vision.panel_labels); nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+
+from medfig.compound.align import heuristic_alignment, label_alignment
+from medfig.records import InlineRef, Subfigure
+from medfig.text.subcaptions import ParsedCaption, parse_subcaptions
+from medfig.vision.panel_labels import PanelLabel, find_panel_labels
+from medfig.vision.subfigures import PanelLayout, find_panels
+
+ALIGNMENTS = ("label", "heuristic")
+
+
+@dataclass(slots=True)
+class CompoundResult:
+    """Everything :func:`analyze_compound` found in one figure."""
+
+    compound: bool
+    subfigures: list[Subfigure] = field(default_factory=list)
+    layout: PanelLayout | None = None
+    ocr_labels: list[PanelLabel] = field(default_factory=list)
+    parsed_caption: ParsedCaption | None = None
+
+    def to_json(self) -> dict:
+        """The ``medfig compound --json`` contract."""
+        return {
+            "compound": self.compound,
+            "subfigures": [
+                {"label": s.label, "box": list(s.box_px), "score": round(s.score, 4), "subcaption": s.subcaption}
+                for s in self.subfigures
+            ],
+        }
+
+
+def _as_image(image: Image.Image | str | Path | bytes) -> Image.Image:
+    if isinstance(image, Image.Image):
+        return image.convert("RGB")
+    if isinstance(image, bytes):
+        return Image.open(io.BytesIO(image)).convert("RGB")
+    return Image.open(image).convert("RGB")
+
+
+def _panel_score(box: tuple[int, int, int, int], layout: PanelLayout, labelled: bool) -> float:
+    """Confidence of a panel box: big, label-confirmed panels score high."""
+    area = (box[2] - box[0]) * (box[3] - box[1]) / float(layout.width * layout.height or 1)
+    base = 0.75 + 0.15 * min(1.0, area * len(layout.panels))
+    return round(min(1.0, base + (0.1 if labelled else 0.0)), 4)
+
+
+def analyze_compound(
+    image: Image.Image | str | Path | bytes,
+    caption: str = "",
+    inline_refs: list[InlineRef] | None = None,
+    *,
+    figure_id: str = "",
+    alignment: str = "label",
+    boxes: list[list[int]] | None = None,
+) -> CompoundResult:
+    """Panels, labels, subcaptions and citing sentences of one figure.
+
+    ``alignment``: ``"label"`` (OCR letters, reading-order fallback) or ``"heuristic"``
+    (MedICaT's row heuristic). ``boxes``: use these panel boxes (e.g. gold ones) instead
+    of detecting them.
+    """
+    if alignment not in ALIGNMENTS:
+        raise ValueError(f"alignment must be one of {ALIGNMENTS}, not {alignment!r}")
+    img = _as_image(image)
+    layout = find_panels(img)
+    if boxes is not None:
+        layout.panels = [tuple(int(v) for v in b) for b in boxes]  # type: ignore[misc]
+    parsed = parse_subcaptions(caption or "")
+    compound = layout.compound
+    panels = list(layout.panels)
+    ocr: list[PanelLabel] = []
+    if alignment == "label" and compound:
+        ocr = find_panel_labels(img, layout)
+    if not compound:
+        return CompoundResult(False, [], layout, ocr, parsed)
+    if alignment == "label":
+        labels, read = label_alignment(panels, ocr, parsed)
+    else:
+        labels, read = heuristic_alignment(panels, parsed), {}
+    subfigures = []
+    for i, box in enumerate(panels):
+        label = labels[i]
+        sub = parsed.get(label) if label else None
+        read_label = read.get(i)
+        subfigures.append(
+            Subfigure(
+                figure_id=figure_id,
+                box_px=[int(v) for v in box],
+                score=_panel_score(box, layout, read_label is not None),
+                label=label,
+                label_source="ocr" if read_label is not None else ("order" if label else "none"),
+                label_box_px=list(read_label.box) if read_label is not None else None,
+                subcaption=sub.text if sub else "",
+                subcaption_spans=list(sub.spans) if sub else [],
+            )
+        )
+    link_inline_refs(subfigures, inline_refs or [])
+    return CompoundResult(True, subfigures, layout, ocr, parsed)
+
+
+def link_inline_refs(subfigures: list[Subfigure], inline_refs: list[InlineRef]) -> None:
+    """Attach each sentence that names panels ("Figure 1d", "Fig. 2A–C") to those panels."""
+    for ref in inline_refs:
+        wanted = {p.lower() for p in ref.panels}
+        for sub in subfigures:
+            if sub.label and sub.label in wanted:
+                sub.inline_refs.append(ref)
+
+
+def split_compound(
+    image: Image.Image | str | Path | bytes,
+    caption: str = "",
+    inline_refs: list[InlineRef] | None = None,
+    *,
+    figure_id: str = "",
+) -> list[Subfigure]:
+    """Subfigures of a compound figure, [] when the figure is a single panel."""
+    return analyze_compound(image, caption, inline_refs, figure_id=figure_id).subfigures
+
+
+def write_crops(
+    image: Image.Image | str | Path | bytes, subfigures: list[Subfigure], dataset_dir: str | Path, stem: str
+) -> None:
+    """Write one PNG per subfigure (atomically) at ``<dataset_dir>/<stem>_<i>.png`` and set
+    ``crop_file`` to that path relative to ``dataset_dir``."""
+    from medfig.pipeline.atomic import atomic_write_bytes
+
+    img = _as_image(image)
+    root = Path(dataset_dir)
+    for i, sub in enumerate(subfigures):
+        x0, y0, x1, y1 = sub.box_px
+        buf = io.BytesIO()
+        img.crop((x0, y0, x1, y1)).save(buf, format="PNG", optimize=False)
+        rel = f"{stem}_{i}{'_' + sub.label if sub.label and sub.label.isalnum() else ''}.png"
+        atomic_write_bytes(root / rel, buf.getvalue(), only_if_changed=True)
+        sub.crop_file = rel

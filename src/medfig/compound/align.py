@@ -1,0 +1,136 @@
+"""Panels <-> panel labels <-> subcaptions.
+
+Two alignments:
+
+- :func:`label_alignment` (medfig's): every OCR-read panel letter is matched to the
+  panel it sits in or next to (Hungarian assignment, scipy), and a panel takes the
+  subcaption of its letter. Panels left without a readable letter take the remaining
+  caption labels in reading order. Position subcaptions ("left", "top-right") go to
+  the panel at that place.
+- :func:`heuristic_alignment` (MedICaT's baseline): rows of boxes (a box joins a row
+  when its top edge is within 50 px of a box already in the row), rows top to bottom,
+  boxes in a row left to right; the i-th box gets the i-th subcaption and extra boxes
+  the last one.
+
+Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from medfig.text.subcaptions import ParsedCaption
+from medfig.vision.panel_labels import PanelLabel
+from medfig.vision.subfigures import Box
+
+ROW_TOLERANCE_PX = 50  # MedICaT's heuristic
+
+
+def reading_order(boxes: list[Box], tolerance: float = ROW_TOLERANCE_PX) -> list[int]:
+    """Indices of ``boxes`` in MedICaT's reading order (rows by top edge, then x)."""
+    rows: list[list[int]] = []
+    for i in sorted(range(len(boxes)), key=lambda i: boxes[i][1]):
+        for row in rows:
+            if any(abs(boxes[i][1] - boxes[j][1]) <= tolerance for j in row):
+                row.append(i)
+                break
+        else:
+            rows.append([i])
+    rows.sort(key=lambda r: min(boxes[j][1] for j in r))
+    return [i for row in rows for i in sorted(row, key=lambda j: boxes[j][0])]
+
+
+def heuristic_alignment(boxes: list[Box], parsed: ParsedCaption) -> list[str | None]:
+    """MedICaT's heuristic: the subcaption label of each box (None if the caption has none)."""
+    labels = parsed.labels
+    out: list[str | None] = [None] * len(boxes)
+    if not labels:
+        return out
+    for rank, i in enumerate(reading_order(boxes)):
+        out[i] = labels[min(rank, len(labels) - 1)]
+    return out
+
+
+def _gap(a: Box, b: Box) -> float:
+    dx = max(0, max(a[0], b[0]) - min(a[2], b[2]))
+    dy = max(0, max(a[1], b[1]) - min(a[3], b[3]))
+    return float(np.hypot(dx, dy))
+
+
+def assign_labels_to_panels(panels: list[Box], labels: list[PanelLabel], wanted: set[str]) -> dict[int, PanelLabel]:
+    """Panel index -> the OCR label that names it. Only labels whose letter is one of
+    ``wanted`` (lower-cased caption labels; any letter when empty) take part."""
+    from scipy.optimize import linear_sum_assignment
+
+    cands = [l for l in labels if not wanted or l.text.lower() in wanted]
+    # one reading per letter: keep the most confident
+    best: dict[str, PanelLabel] = {}
+    for l in cands:
+        k = l.text.lower()
+        if k not in best or l.score > best[k].score:
+            best[k] = l
+    cands = list(best.values())
+    if not cands or not panels:
+        return {}
+    cost = np.zeros((len(cands), len(panels)))
+    for i, l in enumerate(cands):
+        for j, p in enumerate(panels):
+            side = max(p[2] - p[0], p[3] - p[1])
+            inside = l.box[0] >= p[0] - 2 and l.box[1] >= p[1] - 2 and l.box[2] <= p[2] + 2 and l.box[3] <= p[3] + 2
+            # labels sit inside a panel or in the margin next to it; far away is no match
+            cost[i, j] = 0.0 if inside else _gap(l.box, p) / side + 0.05
+    rows, cols = linear_sum_assignment(cost)
+    out: dict[int, PanelLabel] = {}
+    for r, c in zip(rows, cols):
+        if cost[r, c] <= 0.35:
+            out[int(c)] = cands[r]
+    return out
+
+
+def _position_panel(label: str, boxes: list[Box]) -> int | None:
+    """Index of the box at a named position ("left", "top-right", "middle")."""
+    if not boxes:
+        return None
+    cx = np.array([(b[0] + b[2]) / 2 for b in boxes])
+    cy = np.array([(b[1] + b[3]) / 2 for b in boxes])
+    score = np.zeros(len(boxes))
+    words = label.split("-")
+    for w in words:
+        if w == "left":
+            score -= cx
+        elif w == "right":
+            score += cx
+        elif w in ("top", "upper"):
+            score -= cy
+        elif w in ("bottom", "lower"):
+            score += cy
+        elif w in ("middle", "center", "centre"):
+            score -= np.abs(cx - cx.mean()) + np.abs(cy - cy.mean())
+    return int(np.argmax(score))
+
+
+def label_alignment(
+    boxes: list[Box], ocr_labels: list[PanelLabel], parsed: ParsedCaption
+) -> tuple[list[str | None], dict[int, PanelLabel]]:
+    """medfig's alignment: (subcaption label per box, OCR label per box index)."""
+    caption_labels = parsed.labels
+    out: list[str | None] = [None] * len(boxes)
+    letters = [l for l in caption_labels if len(l) == 1]
+    positions = [l for l in caption_labels if len(l) > 1]
+    read = assign_labels_to_panels(boxes, ocr_labels, set(letters))
+    if letters and not read:
+        return heuristic_alignment(boxes, parsed), {}
+    for i, l in read.items():
+        out[i] = l.text.lower()
+    # panels without a readable letter take the unused caption letters in reading order
+    unused = [l for l in letters if l not in out]
+    for i in reading_order(boxes):
+        if out[i] is None and unused:
+            out[i] = unused.pop(0)
+    for label in positions:
+        i = _position_panel(label, boxes)
+        if i is not None and out[i] is None:
+            out[i] = label
+    if not letters and not positions and read:
+        pass  # labels read but caption has none: keep None subcaptions
+    return out, read

@@ -1,0 +1,150 @@
+"""Panel letters ("A", "(b)", "C" in a white disc) read with rapidocr's bundled PP-OCR recogniser.
+
+Running the full OCR detector over a figure costs 0.2-2 s, so it is not used. Label
+candidates are found cheaply instead, and only the recogniser (about 10 ms per crop)
+runs on them:
+
+1. text blocks the XY-cut left outside every panel ("(a)" under a panel), if short;
+2. inside each panel, connected components in the corner windows that look like
+   one glyph (letter-sized, high contrast against their surroundings).
+
+A candidate is a label when the recogniser reads exactly one letter (optionally in
+brackets, optionally followed by a full stop) or a one/two-digit number with score >=
+``MIN_SCORE``. Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
+
+The OCR engine loads once per process (module-level cache); the models ship inside
+the rapidocr wheel, nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image
+
+from medfig.vision.subfigures import Box, PanelLayout
+
+MIN_SCORE = 0.6
+MAX_RECOGNITIONS = 48  # per figure: bounds the time spent on figures with many glyph-like blobs
+_LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z]|\d{1,2})[\)\]\.]?$")
+
+_engine = None
+_engine_lock = threading.Lock()
+
+
+@dataclass(slots=True)
+class PanelLabel:
+    """A panel letter read in the figure. ``box``: pixels of the figure image, origin top-left."""
+
+    text: str  # normalised: the letter/number only, case kept ("A", "b", "3")
+    box: Box
+    score: float
+
+
+def ocr_engine():
+    """The process-wide rapidocr engine (recogniser only is used), one thread per call."""
+    global _engine
+    if _engine is None:
+        with _engine_lock:
+            if _engine is None:
+                from rapidocr import RapidOCR
+
+                _engine = RapidOCR(
+                    params={
+                        "Global.log_level": "critical",
+                        "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+                        "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+                    }
+                )
+    return _engine
+
+
+def recognise(crop: np.ndarray) -> tuple[str, float]:
+    """Text and score of one small RGB crop (recogniser only)."""
+    result = ocr_engine()(crop, use_det=False, use_cls=False, use_rec=True)
+    texts = getattr(result, "txts", None) or ()
+    scores = getattr(result, "scores", None) or ()
+    if not texts:
+        return "", 0.0
+    return str(texts[0]).strip(), float(scores[0])
+
+
+def normalise_label(text: str) -> str | None:
+    """``"(a)"`` -> ``"a"``; None unless the text is one letter or a 1-2 digit number."""
+    m = _LABEL_TEXT.match(text.replace(" ", ""))
+    return m[1] if m else None
+
+
+def _pad_crop(rgb: np.ndarray, box: Box, pad_fraction: float = 0.35) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    pad = max(3, int(round(h * pad_fraction)))
+    H, W = rgb.shape[:2]
+    return rgb[max(0, y0 - pad) : min(H, y1 + pad), max(0, x0 - pad) : min(W, x1 + pad)]
+
+
+def _corner_candidates(gray: np.ndarray, panel: Box, figure_side: int) -> list[Box]:
+    """Glyph-like connected components in the four corner windows of a panel."""
+    import cv2
+
+    x0, y0, x1, y1 = panel
+    pw, ph = x1 - x0, y1 - y0
+    win_w = int(min(pw, max(28, 0.25 * pw)))
+    win_h = int(min(ph, max(28, 0.25 * ph)))
+    min_h = max(7, int(0.012 * figure_side))
+    max_h = max(min_h + 2, int(min(0.3 * ph, 0.12 * figure_side + 12)))
+    found: list[tuple[float, Box]] = []
+    for cx, cy in ((x0, y0), (x1 - win_w, y0), (x0, y1 - win_h), (x1 - win_w, y1 - win_h)):
+        window = gray[cy : cy + win_h, cx : cx + win_w]
+        if window.size == 0:
+            continue
+        for mask in (window >= 200, window <= 55):
+            mask = mask.astype(np.uint8)
+            if mask.mean() > 0.8:  # the window is all one tone: no glyph on it
+                continue
+            n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            for i in range(1, n):
+                bx, by, bw, bh, area = (int(v) for v in stats[i])
+                if not (min_h <= bh <= max_h) or not (0.15 * bh <= bw <= 1.6 * bh):
+                    continue
+                fill = area / float(bw * bh)
+                if not 0.12 <= fill <= 0.92:
+                    continue
+                box = (cx + bx, cy + by, cx + bx + bw, cy + by + bh)
+                # distance of the glyph to the nearest panel corner, relative to panel size
+                gx, gy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+                d = min(np.hypot(gx - px, gy - py) for px in (x0, x1) for py in (y0, y1)) / max(pw, ph)
+                found.append((d, box))
+    found.sort(key=lambda t: t[0])
+    return [b for _, b in found[:6]]
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def find_panel_labels(image: Image.Image, layout: PanelLayout) -> list[PanelLabel]:
+    """Panel letters of a figure (see module doc); at most one label per position."""
+    rgb = np.asarray(image.convert("RGB"))
+    gray = np.asarray(image.convert("L"))
+    side = max(layout.width, layout.height)
+    candidates: list[Box] = []
+    for b in layout.text_blocks:
+        w, h = b[2] - b[0], b[3] - b[1]
+        if 5 <= h <= 0.15 * side + 10 and w <= 3.2 * h + 6:
+            candidates.append(b)
+    for panel in layout.panels:
+        candidates.extend(_corner_candidates(gray, panel, side))
+    labels: list[PanelLabel] = []
+    for box in candidates[:MAX_RECOGNITIONS]:
+        if any(_overlaps(box, l.box) for l in labels):
+            continue
+        text, score = recognise(_pad_crop(rgb, box))
+        letter = normalise_label(text)
+        if letter is None or score < MIN_SCORE:
+            continue
+        labels.append(PanelLabel(text=letter, box=box, score=score))
+    return labels

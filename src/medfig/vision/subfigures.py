@@ -1,0 +1,226 @@
+"""Panel boxes of a compound figure by recursive XY-cut along background gaps.
+
+A figure image is cut, recursively, at every run of rows (then columns) that is
+background from edge to edge of the current region. Background is "light": the
+white page or the white separator lines publishers put between panels. Dark
+regions are never treated as gaps, because radiology images are mostly black and
+a black band inside a CT slice is not a panel boundary.
+
+The leaves of the cut are then sorted into
+
+- panels: regions big enough to be an image (both sides at least
+  ``MIN_PANEL_SIDE_FRACTION`` of the figure's longer side), and
+- text blocks: everything smaller (panel letters such as "(a)", axis labels,
+  caption lines that DeepFigures-style crops carry along). Neighbouring small
+  leaves on one text line are merged so "(", "a", ")" become one block.
+
+All boxes are ``[x0, y0, x1, y1]`` in pixels of the given image, origin top-left,
+x1/y1 exclusive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image
+
+Box = tuple[int, int, int, int]
+
+# A row/column is background when at most this fraction of its pixels are ink.
+GAP_INK_FRACTION = 0.004
+# Pixels at least this bright are background wherever the figure's border is light.
+LIGHT_LEVEL = 215
+# Panels: both sides >= this fraction of the figure's longer side ...
+MIN_PANEL_SIDE_FRACTION = 0.07
+# ... and area >= this fraction of the figure area.
+MIN_PANEL_AREA_FRACTION = 0.012
+# Analysis happens on a copy whose longer side is at most this (speed); boxes are scaled back.
+ANALYSIS_MAX_SIDE = 1200
+
+
+@dataclass(slots=True)
+class PanelLayout:
+    """Result of :func:`find_panels`. Boxes in pixels of the input image, origin top-left."""
+
+    width: int
+    height: int
+    panels: list[Box] = field(default_factory=list)
+    text_blocks: list[Box] = field(default_factory=list)
+    background_light: bool = True
+
+    @property
+    def compound(self) -> bool:
+        return len(self.panels) >= 2
+
+
+def _gray(image: Image.Image) -> np.ndarray:
+    if image.mode in ("RGBA", "LA", "P"):
+        rgba = image.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        image = Image.alpha_composite(white, rgba)
+    return np.asarray(image.convert("L"), dtype=np.uint8)
+
+
+def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
+    """True where a pixel is background. Light border -> light pixels are background;
+    dark border (an image that fills its crop) -> only near-white pixels are."""
+    border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
+    light = float(np.median(border)) >= 170
+    level = LIGHT_LEVEL if light else 235
+    return gray >= level, light
+
+
+def _runs(is_gap: np.ndarray, min_len: int) -> list[tuple[int, int]]:
+    """Maximal runs [start, end) of True of length >= min_len, not touching either end."""
+    runs: list[tuple[int, int]] = []
+    n = len(is_gap)
+    padded = np.concatenate([[False], is_gap, [False]])
+    diff = np.diff(padded.astype(np.int8))
+    starts = np.flatnonzero(diff == 1)
+    ends = np.flatnonzero(diff == -1)
+    for s, e in zip(starts, ends):
+        if s == 0 or e == n or e - s < min_len:
+            continue
+        runs.append((int(s), int(e)))
+    return runs
+
+
+def _trim(ink: np.ndarray, box: Box) -> Box | None:
+    x0, y0, x1, y1 = box
+    sub = ink[y0:y1, x0:x1]
+    rows = np.flatnonzero(sub.any(axis=1))
+    cols = np.flatnonzero(sub.any(axis=0))
+    if rows.size == 0 or cols.size == 0:
+        return None
+    return (x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
+
+
+def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tuple[int, int]]:
+    """Thin separator lines of any colour: runs of 1..max_len rows (axis=1) or columns
+    (axis=0) whose pixels are all one value, between rows/columns that are not uniform.
+    A wide uniform band (the black air around a head CT) is not a separator."""
+    spread = values.max(axis=axis).astype(np.int16) - values.min(axis=axis).astype(np.int16)
+    uniform = spread <= 6
+    runs = []
+    for s, e in _runs(uniform, 1):
+        if e - s > max_len:
+            continue
+        # each side must be textured or of another tone: images abut the line
+        line = float(np.median(values[s] if axis == 1 else values[:, s]))
+        sides_ok = True
+        for k in (s - 1, e):
+            side = values[k] if axis == 1 else values[:, k]
+            if spread[k] <= 40 and abs(float(np.median(side)) - line) < 12:
+                sides_ok = False
+        if sides_ok:
+            runs.append((s, e))
+    return runs
+
+
+def _cut(ink: np.ndarray, gray: np.ndarray, box: Box, min_gap: int, leaves: list[Box], depth: int = 0) -> None:
+    trimmed = _trim(ink, box)
+    if trimmed is None:
+        return
+    x0, y0, x1, y1 = trimmed
+    sub = ink[y0:y1, x0:x1]
+    if depth > 40 or sub.shape[0] < 2 or sub.shape[1] < 2:
+        leaves.append(trimmed)
+        return
+    row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
+    col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
+    rows = _runs(row_gap, min_gap)
+    cols = _runs(col_gap, min_gap)
+    if not rows and not cols:
+        g = gray[y0:y1, x0:x1]
+        rows = _thin_uniform_runs(g, 1, max(3, round(0.012 * g.shape[0])))
+        cols = _thin_uniform_runs(g, 0, max(3, round(0.012 * g.shape[1])))
+    # Cut along the axis with the widest gap first: the outermost layout structure.
+    widest_row = max((e - s for s, e in rows), default=0)
+    widest_col = max((e - s for s, e in cols), default=0)
+    if not rows and not cols:
+        leaves.append(trimmed)
+        return
+    if widest_row >= widest_col:
+        edges = [0] + [p for s, e in rows for p in (s, e)] + [sub.shape[0]]
+        for a, b in zip(edges[::2], edges[1::2]):
+            _cut(ink, gray, (x0, y0 + a, x1, y0 + b), min_gap, leaves, depth + 1)
+    else:
+        edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
+        for a, b in zip(edges[::2], edges[1::2]):
+            _cut(ink, gray, (x0 + a, y0, x0 + b, y1), min_gap, leaves, depth + 1)
+
+
+def _is_panel(box: Box, width: int, height: int) -> bool:
+    w, h = box[2] - box[0], box[3] - box[1]
+    longest = max(width, height)
+    return (
+        min(w, h) >= max(12, MIN_PANEL_SIDE_FRACTION * longest)
+        and w * h >= MIN_PANEL_AREA_FRACTION * width * height
+    )
+
+
+def _merge_text(boxes: list[Box]) -> list[Box]:
+    """Join small leaves that sit on one text line with small horizontal gaps."""
+    blocks = [list(b) for b in sorted(boxes, key=lambda b: (b[1], b[0]))]
+    changed = True
+    while changed:
+        changed = False
+        out: list[list[int]] = []
+        for b in blocks:
+            for o in out:
+                h = max(o[3] - o[1], b[3] - b[1])
+                v_overlap = min(o[3], b[3]) - max(o[1], b[1])
+                h_gap = max(o[0], b[0]) - min(o[2], b[2])
+                if v_overlap >= 0.4 * min(o[3] - o[1], b[3] - b[1]) and h_gap <= 0.6 * h:
+                    o[:] = [min(o[0], b[0]), min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3])]
+                    changed = True
+                    break
+            else:
+                out.append(b)
+        blocks = out
+    return [tuple(b) for b in blocks]  # type: ignore[misc]
+
+
+def find_panels(image: Image.Image) -> PanelLayout:
+    """Split a figure image into panel boxes and small text blocks (see module doc)."""
+    width, height = image.size
+    scale = 1.0
+    work = image
+    if max(width, height) > ANALYSIS_MAX_SIDE:
+        scale = ANALYSIS_MAX_SIDE / max(width, height)
+        work = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.BILINEAR)
+    gray = _gray(work)
+    background, light = _background_mask(gray)
+    ink = ~background
+    h, w = gray.shape
+    leaves: list[Box] = []
+    # 2 px keeps the thin white rules between tightly packed radiology panels.
+    _cut(ink, gray, (0, 0, w, h), min_gap=2, leaves=leaves)
+    panels = [b for b in leaves if _is_panel(b, w, h)]
+    small = [b for b in leaves if not _is_panel(b, w, h)]
+    text = _merge_text(small)
+    # A text block can swallow nothing that is a panel; drop specks (JPEG noise).
+    text = [b for b in text if (b[2] - b[0]) * (b[3] - b[1]) >= 12]
+
+    def back(b: Box) -> Box:
+        if scale == 1.0:
+            return b
+        return (
+            max(0, int(b[0] / scale)),
+            max(0, int(b[1] / scale)),
+            min(width, int(round(b[2] / scale))),
+            min(height, int(round(b[3] / scale))),
+        )
+
+    if not panels:
+        # Nothing panel-sized: the whole ink area is one image (e.g. a chart of thin strokes).
+        whole = _trim(ink, (0, 0, w, h)) or (0, 0, w, h)
+        panels = [whole]
+    return PanelLayout(
+        width=width,
+        height=height,
+        panels=[back(b) for b in panels],
+        text_blocks=[back(b) for b in text],
+        background_light=light,
+    )
