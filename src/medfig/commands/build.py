@@ -3,30 +3,89 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 from pathlib import Path
+
+
+def read_removal_list(path: Path) -> dict[str, tuple[str, str]]:
+    """Article keys or PMCIDs to take out, one per line; optional CSV columns: id,reason,detail."""
+    removed = {}
+    with open(path, newline="", encoding="utf-8") as handle:
+        for row in csv.reader(handle):
+            if not row or not row[0].strip() or row[0].startswith("#"):
+                continue
+            ident = row[0].strip()
+            reason = row[1].strip() if len(row) > 1 and row[1].strip() else "withdrawn"
+            detail = row[2].strip() if len(row) > 2 else f"listed in {path.name}"
+            removed[ident] = (reason, detail)
+    return removed
 
 
 def run(args: argparse.Namespace) -> int:
     from medfig.pipeline.build import build
     from medfig.records import SourceError
 
-    if not Path(args.input).exists():
+    is_remote = "://" in args.input
+    if not is_remote and not Path(args.input).exists():
         print(f"medfig build: input not found: {args.input}", file=sys.stderr)
         return 2
+    removed = None
+    if args.removed:
+        try:
+            removed = read_removal_list(Path(args.removed))
+        except OSError as exc:
+            print(f"medfig build: cannot read removal list {args.removed}: {exc}", file=sys.stderr)
+            return 2
+    sources = query = None
     try:
-        report = build(args.input, args.output, workers=args.workers, progress=not args.quiet)
+        if is_remote or args.source == "pmc-cloud":
+            from medfig.sources.pmc_cloud import PmcCloudQuery, iter_pmc_cloud
+
+            query = PmcCloudQuery.from_args(args)
+            sources = iter_pmc_cloud(query)
+        report = build(
+            None if sources is not None else args.input, args.output, sources=sources,
+            workers=args.workers, progress=not args.quiet, executor=args.executor, ray_address=args.ray_address,
+            shards=args.shards, incremental=args.incremental, removed=removed,
+            timeout_s=args.timeout if args.timeout > 0 else None,
+        )
     except SourceError as exc:
         print(f"medfig build: {exc}", file=sys.stderr)
         return 2
     print(report.summary())
+    if query is not None:
+        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(query.skipped.items())) or "none"
+        print(f"  pmc cloud listing : {report.articles_seen} selected; left out: {skipped}")
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="build a figure dataset from articles (resumable)")
-    p.add_argument("input", help="folder of articles, PMC .tar.gz packages, eLife/MECA zips, or one XML/PDF file")
+    p.add_argument("input", help="folder of articles, PMC .tar.gz packages, eLife/MECA zips, one XML/PDF file, "
+                                 "or s3://pmc-oa-opendata[/...] (PMC cloud)")
     p.add_argument("-o", "--output", required=True, help="dataset folder (created; re-runs resume)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes (local) or articles in flight (ray); 0 = in this process "
+                        "(default: all cores / the cluster's CPUs)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local",
+                   help="local process pool (default) or a Ray cluster")
+    p.add_argument("--ray-address", default=None,
+                   help="Ray cluster to join (auto, HOST:6379, ray://HOST:10001); default starts a local Ray")
+    p.add_argument("--shards", type=int, default=None,
+                   help="Parquet parts per table (default 1, or what the dataset has); >1 writes folders")
+    p.add_argument("--incremental", action="store_true",
+                   help="INPUT holds new/updated articles only: keep every other article of the dataset")
+    p.add_argument("--removed", metavar="FILE", default=None,
+                   help="article keys or PMCIDs to take out (retracted, withdrawn): one per line, or id,reason,detail")
+    p.add_argument("--timeout", type=float, default=600.0,
+                   help="seconds one article may take before its worker is stopped (0 = no limit; default 600)")
+    p.add_argument("--source", choices=("auto", "pmc-cloud"), default="auto",
+                   help="pmc-cloud: INPUT is a PMC cloud bucket or a local copy laid out like it")
+    p.add_argument("--licence-group", action="append", choices=("oa_comm", "oa_noncomm", "oa_other"),
+                   help="PMC cloud: keep these licence groups (repeatable; default all)")
+    p.add_argument("--updated-since", default=None, help="PMC cloud: only articles updated on or after this date")
+    p.add_argument("--pmcids", metavar="FILE", default=None, help="PMC cloud: only the PMCIDs listed in FILE")
+    p.add_argument("--endpoint-url", default=None, help="PMC cloud: S3 endpoint (a mirror or a test server)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)

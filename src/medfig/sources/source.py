@@ -16,7 +16,7 @@ from medfig.records import SourceError
 from medfig.sources.package import ArticlePackage, open_file, open_folder, sibling_files, walk_folder
 from medfig.sources.sniff import is_pdf_name, is_xml_name
 
-KINDS = ("folder", "tar", "zip", "file")
+KINDS = ("folder", "tar", "zip", "file", "pmc-cloud")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,12 +37,15 @@ class ArticleSource:
     pmcid: str | None = None  # when the listing knows it (PMC cloud metadata)
     status: str = ""  # "retracted" or "withdrawn" when the listing says so: the article leaves the dataset
     updated: str | None = None  # last-updated date from the listing (ISO 8601), for incremental updates
+    endpoint: str | None = None  # S3-compatible endpoint for remote sources (None: AWS)
 
     def open(self) -> ArticlePackage:
         """Open the container; raises SourceError when it cannot be opened or listed."""
         from medfig.sources.archives import open_tar, open_zip
+        from medfig.sources.pmc_cloud import open_pmc_cloud
 
-        openers = {"folder": open_folder, "file": open_file, "tar": open_tar, "zip": open_zip}
+        openers = {"folder": open_folder, "file": open_file, "tar": open_tar, "zip": open_zip,
+                   "pmc-cloud": open_pmc_cloud}
         opener = openers.get(self.kind)
         if opener is None:
             raise SourceError(f"{self.container}: unknown source kind {self.kind!r}")
