@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+import resource
+import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +31,17 @@ class ArticleResult:
     article_row: dict | None = None
     figure_rows: list[dict] = field(default_factory=list)
     errors: list[dict] = field(default_factory=list)
+    # Measurements for benchmarks; not written to the dataset (a no-op re-run must change nothing).
+    seconds_by_stage: dict[str, float] = field(default_factory=dict)
+    peak_rss_mb: float = 0.0  # of the worker process, after this article
+
+    @contextmanager
+    def timed(self, stage: str):
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds_by_stage[stage] = self.seconds_by_stage.get(stage, 0.0) + time.perf_counter() - started
 
     @property
     def failed(self) -> bool:
@@ -194,7 +208,8 @@ def _process(source, out_dir: Path, result: ArticleResult) -> None:
     from medfig.jats.parse import parse_jats
 
     try:
-        package = source.open()
+        with result.timed("open"):
+            package = source.open()
     except SourceError as exc:
         result.errors.append(error_row(source.key, "source", str(exc), source.container))
         return
@@ -207,17 +222,19 @@ def _process(source, out_dir: Path, result: ArticleResult) -> None:
             return
         xml_where = f"{source.container}:{package.xml_name}"
         try:
-            xml = package.read_bytes(package.xml_name)
-            article = parse_jats(xml, key=source.key, xml_file=package.xml_name, package_files=package.names())
+            with result.timed("xml"):
+                xml = package.read_bytes(package.xml_name)
+                article = parse_jats(xml, key=source.key, xml_file=package.xml_name, package_files=package.names())
         except (SourceError, JatsError) as exc:
             result.errors.append(error_row(source.key, "xml", str(exc), xml_where))
             return
         article.pdf_file = package.pdf_name
         article.warnings.extend(getattr(package, "warnings", []))
-        for figure in article.figures:
-            row = _figure_row(article, figure)
-            _store_figure_image(package, article, figure, row, out_dir, result)
-            result.figure_rows.append(row)
+        with result.timed("images"):
+            for figure in article.figures:
+                row = _figure_row(article, figure)
+                _store_figure_image(package, article, figure, row, out_dir, result)
+                result.figure_rows.append(row)
         n_images = sum(1 for row in result.figure_rows if row["image_status"] == "ok")
         result.article_row = _article_row(source, article, n_images)
 
@@ -233,4 +250,5 @@ def process_article(source, out_dir: Path) -> ArticleResult:
         result.errors.append(error_row(source.key, "internal", detail, source.container))
         result.article_row = None
         result.figure_rows = []
+    result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes
     return result

@@ -62,6 +62,8 @@ class BuildReport:
     stats: dict = field(default_factory=dict)
     files_written: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    seconds_by_stage: Counter = field(default_factory=Counter)  # summed over articles processed this run
+    peak_worker_rss_mb: float = 0.0
 
     def summary(self) -> str:
         s = self.stats
@@ -302,6 +304,8 @@ def _collect(results: Iterator[ArticleResult], manifest: Manifest, report: Build
             report.articles_processed += 1
             report.articles_failed += result.failed
             report.figures_written += len(result.figure_rows)
+            report.seconds_by_stage.update(result.seconds_by_stage)
+            report.peak_worker_rss_mb = max(report.peak_worker_rss_mb, result.peak_rss_mb)
             for error in result.errors:
                 report.errors_by_stage[error["stage"]] += 1
             bar.update(1)
