@@ -34,33 +34,71 @@ CHUNKS = 4
 CHUNK_BITS = 16
 
 
-def _trim_border(img, tolerance: int = 12):
-    """Cut a uniform frame (colour of the top-left pixel) off the image."""
+def _trim_corner_colour(img, tolerance: int = 12):
+    """Cut a frame of the top-left pixel's colour (a white border added around a figure)."""
     from PIL import ImageChops
 
     grey = img.convert("L")
     corner = grey.getpixel((0, 0))
     diff = ImageChops.difference(grey, grey.point(lambda _: corner)).point(lambda v: 255 if v > tolerance else 0)
     box = diff.getbbox()
-    if box is None:  # blank image: leave it alone
-        return img
-    w, h = img.size
-    if (box[2] - box[0]) * (box[3] - box[1]) < 0.25 * w * h:  # the "border" is most of the image: not a frame
+    if box is None or (box[2] - box[0]) * (box[3] - box[1]) < 0.25 * img.size[0] * img.size[1]:
         return img
     return img.crop(box)
 
 
-def image_hashes(path: str | Path) -> tuple[int, int]:
-    """(pHash, dHash) of an image file as 64-bit integers."""
+def _trim_border(img, flat_std: float = 4.0):
+    """Cut flat margins: leading/trailing rows and columns whose grey values barely vary.
+
+    Each row/column is judged on its own, so a white frame around a black-background
+    scan is cut away along with the black margin, and an image cropped into its
+    content keeps every line. JPEG noise stays under ``flat_std``.
+    """
+    grey = np.asarray(img.convert("L"), dtype=np.float32)
+    rows = grey.std(axis=1) > flat_std
+    cols = grey.std(axis=0) > flat_std
+    if not rows.any() or not cols.any():  # a blank image: nothing to trim to
+        return img
+    top, bottom = int(rows.argmax()), len(rows) - int(rows[::-1].argmax())
+    left, right = int(cols.argmax()), len(cols) - int(cols[::-1].argmax())
+    if (bottom - top) * (right - left) < 0.05 * grey.size:
+        return img
+    return img.crop((left, top, right, bottom))
+
+
+CROP_VARIANT = 0.02  # fraction cut from each side for the second hash variant
+
+
+def hash_variants(img) -> list[tuple[int, int]]:
+    """(pHash, dHash) of the margin-trimmed image and of its 2%-per-side centre crop.
+
+    DCT hashes move a lot when a few percent of the margin is cut away; hashing the
+    image both whole and slightly cropped lets "A" meet "A cropped by 2%" through the
+    pair (crop(A), whole(B)), without loosening the Hamming thresholds.
+    """
     import imagehash
+
+    rgb = img.convert("RGB")
+    out: list[tuple[int, int]] = []
+    # two ways of cutting margins, because neither is right for every figure: the
+    # corner colour catches an added frame, flat lines catch black scan backgrounds
+    for trimmed in (_trim_corner_colour(rgb), _trim_border(rgb)):
+        w, h = trimmed.size
+        dx, dy = int(CROP_VARIANT * w), int(CROP_VARIANT * h)
+        for variant in (trimmed, trimmed.crop((dx, dy, w - dx, h - dy))):
+            code = (_to_int(imagehash.phash(variant).hash), _to_int(imagehash.dhash(variant).hash))
+            if code not in out:
+                out.append(code)
+    return out
+
+
+def image_hashes(path: str | Path) -> list[tuple[int, int]]:
+    """Hash variants (see :func:`hash_variants`) of an image file; 64-bit integers."""
     from PIL import Image
 
     with Image.open(path) as im:
         im.load()
-        img = _trim_border(im.convert("RGB"))
-    ph = imagehash.phash(img)
-    dh = imagehash.dhash(img)
-    return _to_int(ph.hash), _to_int(dh.hash)
+        return hash_variants(im)
 
 
 def _to_int(bits: np.ndarray) -> int:
@@ -124,15 +162,26 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def cluster_hashes(hashes: Sequence[tuple[int, int]], phash_threshold: int = 6, dhash_threshold: int = 12) -> list[int]:
-    """Cluster id (index of the cluster's first member) for each (pHash, dHash)."""
+def cluster_hashes(hashes: Sequence[Sequence[tuple[int, int]]], phash_threshold: int = 6,
+                   dhash_threshold: int = 12) -> list[int]:
+    """Cluster id (smallest member index) for each image, given its (pHash, dHash) variants.
+
+    Two images are joined when some variant of one and some variant of the other are
+    within both thresholds. A plain ``(pHash, dHash)`` tuple per image is accepted too.
+    """
+    hashes = [[h] if isinstance(h[0], int) else list(h) for h in hashes]
     index = MultiIndexHash(phash_threshold)
+    owner: list[tuple[int, int]] = []  # index entry -> (image, variant)
     uf = _UnionFind(len(hashes))
-    for i, (ph, dh) in enumerate(hashes):
-        for j in index.query(ph):
-            if hamming(hashes[j][1], dh) <= dhash_threshold:
-                uf.union(i, j)
-        index.add(ph)
+    for i, variants in enumerate(hashes):
+        for ph, dh in variants:
+            for entry in index.query(ph):
+                j, v = owner[entry]
+                if j != i and hamming(hashes[j][v][1], dh) <= dhash_threshold:
+                    uf.union(i, j)
+        for v, (ph, _) in enumerate(variants):
+            index.add(ph)
+            owner.append((i, v))
     return [uf.find(i) for i in range(len(hashes))]
 
 
@@ -159,15 +208,15 @@ class DuplicateFilter(GroupStep):
                 note_skip(rec, self.name, "no_image")
                 continue
             try:
-                ph, dh = image_hashes(self.root / path)
+                variants = image_hashes(self.root / path)
             except Exception as exc:  # unreadable image: cannot judge it, say so and keep going
                 note_skip(rec, self.name, "unreadable_image")
                 rec["dup_error"] = f"{self.root / path}: {exc}"
                 continue
-            rec["phash"] = f"{ph:016x}"
-            rec["dhash"] = f"{dh:016x}"
+            rec["phash"] = f"{variants[0][0]:016x}"
+            rec["dhash"] = f"{variants[0][1]:016x}"
             hashed.append(i)
-            hashes.append((ph, dh))
+            hashes.append(variants)
         clusters = cluster_hashes(hashes, self.phash_threshold, self.dhash_threshold)
         members: dict[int, list[int]] = defaultdict(list)
         for pos, root in enumerate(clusters):

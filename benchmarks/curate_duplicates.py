@@ -1,0 +1,184 @@
+"""Near-duplicate detection: recall and false merges on real figure images, and index scaling.
+
+Real images: every distinct embedded image (>= 150 px a side) of the 30 Hindawi PDFs
+(read with pypdfium2; near-blank tiles with grey std < 12 are left out: PMC4738934 slices
+its images into hundreds of flat tiles, which are not figures), the figure files of ../shared/data/jats_pdf_figure_packages and
+the MedICaT sample PNGs. Each original gets perturbed copies (resize 50%, JPEG q=40,
+crop 2% per side, 10 px white border, and all of them combined); the run clusters
+originals + copies together.
+
+- recall       = perturbed copies that land in their original's cluster / copies
+- false merges = pairs of distinct originals put in one cluster / all pairs of originals
+  (distinct = different bytes; pairs flagged are printed so a person can check them)
+
+Scaling: random 64-bit codes with planted neighbours; the multi-index table's
+comparisons per query are counted against brute force (n - 1).
+
+Run: .venv/bin/python benchmarks/curate_duplicates.py [--phash 6 --dhash 12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import random
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+from PIL import Image, ImageOps
+
+import numpy as np
+
+from medfig.curate.duplicates import MultiIndexHash, cluster_hashes, hamming, hash_variants
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+MIN_CONTRAST = 12.0  # grey-level std; below it an "image" is a blank tile of a sliced PDF image
+
+
+def real_images(min_side: int = 150) -> list[tuple[str, Image.Image]]:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    seen: set[str] = set()
+    out = []
+
+    def add(name, im):
+        im = im.convert("RGB")
+        if min(im.size) < min_side or float(np.asarray(im.convert("L")).std()) < MIN_CONTRAST:
+            return
+        digest = hashlib.sha256(im.tobytes()).hexdigest()
+        if digest not in seen:
+            seen.add(digest)
+            out.append((name, im))
+
+    for pdf_path in sorted((DATA / "pmc_hindawi_xml_pdf").glob("*/*.pdf")):
+        pdf = pdfium.PdfDocument(pdf_path)
+        for p, page in enumerate(pdf):
+            for k, obj in enumerate(page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE])):
+                try:
+                    add(f"{pdf_path.parent.name}/p{p}-{k}", obj.get_bitmap(render=False).to_pil())
+                except Exception:
+                    continue
+    for f in sorted((DATA / "jats_pdf_figure_packages").rglob("*")):
+        if f.suffix.lower() in (".tif", ".tiff", ".jpg", ".gif", ".png"):
+            try:
+                with Image.open(f) as im:
+                    im.load()
+                    add(f.name, im)
+            except Exception:
+                continue
+    for f in sorted((DATA / "medicat_sample" / "figures").glob("*.png")):
+        with Image.open(f) as im:
+            im.load()
+            add(f.name, im)
+    return out
+
+
+def perturbations(im: Image.Image) -> dict[str, Image.Image]:
+    w, h = im.size
+
+    def jpeg(x, q=40):
+        buf = io.BytesIO()
+        x.save(buf, "JPEG", quality=q)
+        buf.seek(0)
+        return Image.open(buf).convert("RGB")
+
+    crop = im.crop((int(0.02 * w), int(0.02 * h), w - int(0.02 * w), h - int(0.02 * h)))
+    resized = im.resize((max(8, w // 2), max(8, h // 2)), Image.LANCZOS)
+    border = ImageOps.expand(im, border=10, fill="white")
+    combined = jpeg(ImageOps.expand(crop.resize((max(8, w * 3 // 4), max(8, h * 3 // 4))), border=6, fill="white"))
+    return {"resize50": resized, "jpeg40": jpeg(im), "crop2pct": crop, "border10": border, "all": combined}
+
+
+def hash_image(im: Image.Image) -> list[tuple[int, int]]:
+    return hash_variants(im)
+
+
+def quality(phash_t: int, dhash_t: int) -> None:
+    t0 = time.perf_counter()
+    originals = real_images()
+    items: list[tuple[int, str]] = []  # (original index, perturbation name or "original")
+    hashes = []
+    for i, (_, im) in enumerate(originals):
+        hashes.append(hash_image(im))
+        items.append((i, "original"))
+        for name, p in perturbations(im).items():
+            hashes.append(hash_image(p))
+            items.append((i, name))
+    t_hash = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    clusters = cluster_hashes(hashes, phash_t, dhash_t)
+    t_cluster = time.perf_counter() - t1
+    cluster_of_original = {i: clusters[k] for k, (i, kind) in enumerate(items) if kind == "original"}
+    per_kind: dict[str, list[int]] = {}
+    for k, (i, kind) in enumerate(items):
+        if kind != "original":
+            per_kind.setdefault(kind, []).append(int(clusters[k] == cluster_of_original[i]))
+    n = len(originals)
+    merged = [(a, b) for a, b in combinations(range(n), 2) if cluster_of_original[a] == cluster_of_original[b]]
+    pairs = n * (n - 1) // 2
+    print(f"real originals: {n} distinct images; copies: {len(items) - n}; "
+          f"thresholds pHash<={phash_t} dHash<={dhash_t}")
+    print(f"hashing {len(items)} images: {t_hash:.1f} s; clustering: {t_cluster * 1000:.0f} ms\n")
+    print("| perturbation | copies | found | recall |")
+    print("|---|---|---|---|")
+    total = found = 0
+    for kind, hits in per_kind.items():
+        total += len(hits)
+        found += sum(hits)
+        print(f"| {kind} | {len(hits)} | {sum(hits)} | {sum(hits) / len(hits):.3f} |")
+    print(f"| **all** | {total} | {found} | **{found / total:.4f}** |\n")
+    print(f"false merges: {len(merged)} of {pairs} pairs of distinct originals = {len(merged) / max(1, pairs):.5%}")
+    for a, b in merged[:15]:
+        print(f"  merged: {originals[a][0]} {originals[a][1].size} <-> {originals[b][0]} {originals[b][1].size} "
+              f"pHash d={hamming(hashes[items.index((a, 'original'))][0][0], hashes[items.index((b, 'original'))][0][0])}")
+
+
+def scaling(phash_t: int) -> None:
+    print("\n| n codes | build+query s | comparisons/query | brute force/query | ratio |")
+    print("|---|---|---|---|---|")
+    rng = random.Random(0)
+    for n in (10_000, 100_000, 300_000):
+        codes = []
+        for i in range(n):
+            if i % 10 == 0 or not codes:
+                codes.append(rng.getrandbits(64))
+            else:  # a planted near-duplicate of a recent code
+                base = codes[-1]
+                for _ in range(rng.randint(0, phash_t)):
+                    base ^= 1 << rng.randrange(64)
+                codes.append(base)
+        index = MultiIndexHash(phash_t)
+        comparisons = 0
+        t0 = time.perf_counter()
+        for c in codes:
+            for table, chunk in zip(index.tables, index._chunks(c)):
+                comparisons += len(table.get(chunk, ())) + sum(len(table.get(chunk ^ (1 << b), ()))
+                                                              for b in range(16)) * index.probe_bits
+            index.query(c)
+            index.add(c)
+        dt = time.perf_counter() - t0
+        per_q = comparisons / n
+        brute = (n - 1) / 2
+        print(f"| {n:,} | {dt:.1f} | {per_q:.1f} | {brute:,.0f} | {per_q / brute:.5f} |")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--phash", type=int, default=6)
+    ap.add_argument("--dhash", type=int, default=12)
+    ap.add_argument("--no-scaling", action="store_true")
+    args = ap.parse_args()
+    quality(args.phash, args.dhash)
+    if not args.no_scaling:
+        scaling(args.phash)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
