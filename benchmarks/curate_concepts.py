@@ -1,0 +1,89 @@
+"""Concept extraction against ROCO's own CUIs (test/radiology), ROCOv2-vocabulary subset.
+
+Gold: ../shared/data/roco_v1_text/data/test/radiology/cuis.txt (QuickUMLS over full
+UMLS), restricted to the 1,935 CUIs of ../shared/data/rocov2_concepts/cui_mapping.csv;
+predictions restricted the same way. The learned lexicon is trained ONLY on
+validation/radiology + train/non-radiology + validation/non-radiology; test/radiology
+is used for the numbers below and nothing else. No frequency cut-off here (the
+vocabulary is already ROCOv2's post-cut-off list).
+
+Run: .venv/bin/python benchmarks/curate_concepts.py
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+from medfig.concepts.lexicon import combined_matcher, learn_lexicon
+from medfig.concepts.manual import MODALITY_CUI
+from medfig.concepts.matcher import DictionaryMatcher
+from medfig.concepts.metrics import score
+from medfig.concepts.roco import read_roco_split
+from medfig.concepts.vocabulary import load_vocabulary
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+ROCO = DATA / "roco_v1_text" / "data"
+TRAIN = ("validation/radiology", "train/non-radiology", "validation/non-radiology")
+
+
+def main() -> None:
+    vocab = load_vocabulary(DATA / "rocov2_concepts" / "cui_mapping.csv")
+    keep = set(vocab.names)
+    modality = set(MODALITY_CUI.values()) & keep
+    caps, gold = read_roco_split(ROCO / "test" / "radiology")
+    gold = {k: gold.get(k, []) for k in caps}
+
+    examples = []
+    for split in TRAIN:
+        c, g = read_roco_split(ROCO / split)
+        examples += [(c[k], g.get(k, [])) for k in c]
+    base = DictionaryMatcher.from_vocabulary(vocab)
+    t0 = time.perf_counter()
+    lexicon = learn_lexicon(examples, base, keep)
+    t_learn = time.perf_counter() - t0
+    learned = combined_matcher(base, lexicon)
+
+    configs = {
+        "canonical names, longest match": (DictionaryMatcher.from_vocabulary(vocab, variants=False), False),
+        "+ hand variant table": (base, False),
+        "+ overlapping matches": (base, True),
+        "+ learned lexicon (distant supervision)": (learned, True),
+    }
+    print(f"test/radiology captions: {len(caps)}; vocabulary: {len(keep)} CUIs; "
+          f"lexicon learned from {len(examples)} captions in {t_learn:.1f} s: "
+          f"{len(lexicon.entries)} terms, {len(lexicon.blocked)} dictionary pairs blocked\n")
+    print("| matcher | micro P | micro R | micro F1 | sample F1 | modality F1 | other F1 | captions/s |")
+    print("|---|---|---|---|---|---|---|---|")
+    preds = {}
+    for name, (matcher, overlapping) in configs.items():
+        t0 = time.perf_counter()
+        pred = {k: matcher.concepts(c, overlapping) for k, c in caps.items()}
+        dt = time.perf_counter() - t0
+        preds[name] = pred
+        s, sm, so = score(gold, pred, keep), score(gold, pred, modality), score(gold, pred, keep - modality)
+        print(f"| {name} | {s.precision:.3f} | {s.recall:.3f} | {s.f1:.3f} | {s.sample_f1:.3f} | "
+              f"{sm.f1:.3f} | {so.f1:.3f} | {len(caps) / dt:,.0f} |")
+
+    train_caps = {c.strip().lower() for c, _ in examples}
+    novel = {k: gold[k] for k in caps if caps[k].strip().lower() not in train_caps}
+    s = score(novel, preds["+ learned lexicon (distant supervision)"], keep)
+    print(f"\nlearned lexicon on the {len(novel)} test captions whose text is not in the training captions: "
+          f"P {s.precision:.3f} R {s.recall:.3f} F1 {s.f1:.3f}")
+
+    pred = preds["+ learned lexicon (distant supervision)"]
+    fp, fn = Counter(), Counter()
+    for k in caps:
+        g, p = set(gold[k]) & keep, set(pred[k]) & keep
+        fp.update(p - g)
+        fn.update(g - p)
+    print("\nerror classes (learned lexicon): most frequent false positives / false negatives")
+    print("| false positive CUI | name | n | | false negative CUI | name | n |")
+    print("|---|---|---|---|---|---|---|")
+    for (a, na), (b, nb) in zip(fp.most_common(12), fn.most_common(12)):
+        print(f"| {a} | {vocab.names[a]} | {na} | | {b} | {vocab.names[b]} | {nb} |")
+
+
+if __name__ == "__main__":
+    main()
