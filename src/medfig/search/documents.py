@@ -138,7 +138,7 @@ def _merge_refs(*lists: list[dict]) -> list[dict]:
 
 
 def read_table_rows(path: Path, required: bool = True) -> list[dict]:
-    if not path.is_file():
+    if not path.exists():  # a file, or a folder of part-*.parquet shards
         if required:
             raise MedfigError(f"{path}: not found (is {path.parent} a folder written by `medfig build`?)")
         return []

@@ -11,7 +11,8 @@ Expected schema (one row per panel; written by the compound-figure step)::
     inline_refs   list<struct>      citing sentences (same struct as figures.parquet inline_refs)
 
 Column aliases accepted, so the reader survives small naming differences:
-``box`` / ``bbox_px`` for ``box_px`` and ``image_path`` for ``crop_path``. Optional
+``box`` / ``bbox_px`` for ``box_px`` and ``crop_file`` / ``image_path`` for ``crop_path`` (the
+names of medfig.records.Subfigure). Optional
 columns ``modality`` (string) and ``concepts`` (list<string>) are used when present.
 A file that lacks a required column raises :class:`MedfigError` naming the file.
 """
@@ -27,7 +28,7 @@ from medfig.records import MedfigError
 
 SUBFIGURES_FILE = "subfigures.parquet"
 REQUIRED = ("figure_id", "label")
-ALIASES = {"box_px": ("box_px", "box", "bbox_px"), "crop_path": ("crop_path", "image_path")}
+ALIASES = {"box_px": ("box_px", "box", "bbox_px"), "crop_path": ("crop_path", "crop_file", "image_path")}
 
 
 @dataclass(slots=True)
