@@ -48,7 +48,7 @@ _SENTENCE_END = re.compile(
     r"[.!?](?=\s+[A-Za-z(\[]|\s*$)"
 )
 _CLAUSE_PUNCT = ";:"
-_SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|magnification|original\s+magnification)\b", re.IGNORECASE)
+_SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -89,19 +89,24 @@ class ParsedCaption:
 
 
 def _expand(text: str) -> list[str]:
-    """``"a, b"`` -> [a, b]; ``"A–C"`` -> [a, b, c]; lower-case, order kept, no repeats."""
-    letters = re.findall(_L, text)
-    seps = re.split(_L, text)[1:-1]
+    """``"a, b"`` -> [a, b]; ``"A–C"`` -> [a, b, c]; ``"b and c"`` -> [b, c]; lower-case, no repeats."""
+    parts = re.split(rf"\s*((?:[{_DASH}]|\bto\b))\s*|\s*(?:[,;&/]|\band\b|\bor\b)\s*", text.strip())
     out: list[str] = []
-    for i, letter in enumerate(letters):
-        low = letter.lower()
-        if i > 0 and re.fullmatch(rf"\s*(?:[{_DASH}]|to)\s*", seps[i - 1] or ""):
-            prev = out[-1] if out else low
-            if prev < low and ord(low) - ord(prev) <= 12:
-                out.extend(chr(c) for c in range(ord(prev) + 1, ord(low) + 1))
-                continue
-        if low not in out:
+    range_next = False
+    for part in parts:
+        if part is None or part == "":
+            continue
+        if re.fullmatch(rf"[{_DASH}]|to", part):
+            range_next = True
+            continue
+        if not re.fullmatch(_L, part):
+            continue
+        low = part.lower()
+        if range_next and out and out[-1] < low and ord(low) - ord(out[-1]) <= 12:
+            out.extend(chr(c) for c in range(ord(out[-1]) + 1, ord(low) + 1))
+        elif low not in out:
             out.append(low)
+        range_next = False
     return out
 
 
@@ -192,7 +197,36 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         if _SCALE.search(caption, a, b) and re.match(r"\s*(?:scale|bars?|original)", caption[a:b], re.IGNORECASE):
             markers = [m for m in markers if not a <= m.start < b]
     markers.sort(key=lambda m: m.start)
-    return _plausible(markers)
+    return _plausible(_group(caption, markers))
+
+
+_GROUP_GLUE = re.compile(rf"[{_DASH}\s,;&()\[\]]*(?:(?:and|or|to)[\s()\[\]]*)?[{_DASH}\s()\[\]]*")
+
+
+def _group(caption: str, markers: list[Marker]) -> list[Marker]:
+    """``(a) and (b) Note ...``, ``(a)–(c) Reconstruction``, ``((a), (b))``: one marker."""
+    out: list[Marker] = []
+    for m in markers:
+        prev = out[-1] if out else None
+        if prev is not None and prev.kind != "position" and m.kind != "position":
+            between = caption[prev.end : m.start]
+            glue = _GROUP_GLUE.fullmatch(between)
+            if glue is not None:
+                labels = list(prev.labels)
+                if re.search(rf"[{_DASH}]|\bto\b", between) and labels and m.labels and labels[-1] < m.labels[0]:
+                    labels += [chr(c) for c in range(ord(labels[-1]) + 1, ord(m.labels[0]))]
+                labels += [l for l in m.labels if l not in labels]
+                # a closing bracket right after the group belongs to it: "((a), (b))"
+                end = m.end
+                if caption[end : end + 1] == ")" and caption[prev.start - 1 : prev.start] == "(":
+                    end += 1
+                    start = prev.start - 1
+                else:
+                    start = prev.start
+                out[-1] = Marker(labels, start, end, prev.kind)
+                continue
+        out.append(m)
+    return out
 
 
 def _plausible(markers: list[Marker]) -> list[Marker]:

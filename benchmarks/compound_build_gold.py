@@ -1,0 +1,196 @@
+"""How benchmarks/gold/subfigures/real_gold.json was made (re-runnable; see NOTES.md there).
+
+1. PDF figures (benchmarks/compound_real_figures.py): panel boxes are the figure's embedded
+   image objects (exact, from the PDF), grouped under the "(a)" text label printed below
+   them when one label covers several images; labels are those printed letters.
+2. Each figure was then LOOKED AT with the boxes drawn over it (contact sheets); figures
+   whose image objects are not the panels (vector charts whose axes are not in the image,
+   panels pasted from several pieces, "a1/a2" labels) were excluded: EXCLUDED below.
+3. Subcaptions: drafted with medfig's parser, then every one read against the caption and
+   corrected by hand where the draft was wrong: SUBCAPTION_FIXES below (MedICaT's rule: the
+   words that describe this panel and not all panels; scale information left out).
+4. MedICaT sample: the 5 compound PNGs: boxes proposed by medfig's panel splitter, then
+   checked by eye on an overlay (all five splits are at the visible separator lines), labels
+   read in the image, subcaptions written by hand from the caption;
+   its 5 single-panel PNGs and 30 single-image Hindawi figures are single-panel negatives.
+5. Split: figures sorted by key, alternating tune / test (articles can straddle the split).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compound_real_figures import DATA, RENDER_SCALE, load_image, pdf_sources  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "gold" / "subfigures" / "real_gold.json"
+
+EXCLUDED = {
+    "PMC4657150/fig1": "panel (c) spans blots below the size cut",
+    "PMC4709619/fig1": "vector chart axes", "PMC4709619/fig2": "vector chart axes", "PMC4709619/fig3": "vector chart axes",
+    "PMC4736587/fig1": "three photos, caption labels two",
+    "PMC4738714/fig1": "crop spans two columns", "PMC4738714/fig4": "crop spans two columns",
+    "PMC4738934/fig7": "a1/a2/b1/b2 labels", "PMC4738934/fig9": "a1/a2/b1/b2 labels",
+    "PMC4745290/fig2": "panel pieces", "PMC4745298/fig1": "panel pieces", "PMC4745298/fig2": "panel pieces",
+}
+SINGLE_EXCLUDED = {"PMC4657150/fig2": "chart + blots (compound)", "PMC4739223/fig2": "two radiographs in one image"}
+
+# label -> list of caption fragments (verbatim). Replaces the draft for that figure.
+SUBCAPTION_FIXES = {
+    "PMC4691483/fig6": {
+        "a": ["The retina in a normal SD rat (hematoxylin and eosin stain). A: optic nerve disc. B–D: the points 500, 1,000, and 1,500 μm from the optic nerve disc, respectively."],
+        "b": ["The retina and choroid 400 to 600 μm from the optic nerve disc. A: ILM. B: INL. C: ONL. D: PL. E: RPE. F: choroid. G: sclera."],
+    },
+    "PMC4691483/fig7": {
+        "a": ["The retina in a SDT rat (hematoxylin and eosin stain). A: optic nerve disc. B–D: the points 500, 1,000, and 1,500 μm from the optic nerve disc, respectively."],
+        "b": ["The retina and choroid 400 to 600 μm from the optic nerve disc. A: ILM. B: INL. C: ONL. D: PL. E: RPE. F: choroid. G: sclera."],
+    },
+    "PMC4706923/fig4": {"a": ["VIBE sequences after the i.v. contrast medium administration"], "b": ["HASTE sequences"]},
+    "PMC4736587/fig4": {
+        "a": ["moderate to severe shortening of most villi"],
+        "b": ["moderate to severe shortening of most villi", "few rather tall villi are seen in picture"],
+    },
+    "PMC4736807/fig2": {
+        "a": ["Paraxial", "maximum intensity projection reconstruction from cardiac CT scan, demonstrating the anomalous site of the coronary ostia as well as the malposition of the great arteries"],
+        "b": ["parasagittal", "maximum intensity projection reconstruction from cardiac CT scan, demonstrating the anomalous site of the coronary ostia as well as the malposition of the great arteries"],
+        "c": ["3D volume-rendered reconstruction"],
+        "d": ["3D volume-rendered reconstruction"],
+    },
+    "PMC4736807/fig3": {
+        "a": ["Cardiac MRI long axis", "black blood fast spin echo images of LV"],
+        "b": ["short axis", "black blood fast spin echo images of LV"],
+        "c": ["end-diastolic long axis", "cine balanced steady-state free precession acquisition"],
+        "d": ["end-diastolic long axis", "cine balanced steady-state free precession acquisition"],
+    },
+    "PMC4739453/fig3": {
+        "a": ["Postfacetectomy", "The arrowheads in (a) demonstrate bilateral ossifications of the ligamentum flavum occupying the posterior aspect of the spinal canal."],
+        "b": ["postlaminectomy", "The bracket in (b) indicates the area where decompression was achieved via laminectomy and resection of these lesions."],
+    },
+    "PMC4738949/fig1": {"a": ["axial"], "b": ["sagittal"]},
+}
+
+MEDICAT = "medicat_sample/figures/"
+MEDICAT_COMPOUND = [
+    ("57c9ad0f4aab133f96d40992c46926fabc901ffa_2-Figure1-1.png", [("a", [1, 0, 327, 339], ["Barium enema"]), ("b", [329, 0, 702, 339], ["endoscopic image of the high-grade distal colonic obstruction caused by a 5-cm anastomotic stricture."])]),
+    ("57c9ad0f4aab133f96d40992c46926fabc901ffa_2-Figure2-1.png", [("a", [0, 34, 300, 359], ["colonoscopy"]), ("b", [304, 34, 700, 359], ["plain abdominal radiograph."])]),
+    ("57c9ad0f4aab133f96d40992c46926fabc901ffa_2-Figure4-1.png", [("a", [34, 0, 309, 295], ["Stricture at the site of the previously placed stents in the rectum with tissue hypertrophy and a small ulcer."]), ("b", [312, 0, 734, 295], ["Although no visible stents were seen during the colonoscopy, a portion of the stents was visualized on abdominal radiograph."])]),
+    ("5f2d2f2ffbd20c7ff3ac30d514da54ee5bd825b4_1-Figure1-1.png", [("a", [33, 0, 244, 229], ["Brain CT"]), ("b", [254, 0, 463, 229], ["MR diffusion images"]), ("c", [473, 0, 684, 229], ["MR diffusion images"])]),
+    ("5f2d2f2ffbd20c7ff3ac30d514da54ee5bd825b4_2-Figure2-1.png", [("a", [0, 0, 253, 317], ["Mid sagittal"]), ("b", [261, 0, 650, 317], ["axial MRI"]), ("c", [0, 325, 253, 642], ["Mid sagittal"]), ("d", [261, 325, 650, 642], ["axial MRI"])]),
+]
+MEDICAT_SINGLE = [
+    "26491ab76c6e8d6acc582e71bb6b3b5f5601ccc2_3-Figure4-1.png", "57c9ad0f4aab133f96d40992c46926fabc901ffa_2-Figure3-1.png",
+    "b362a19e4c4b1854f7cbe246a19502a56f52c2b5_3-Figure2-1.png", "e19039cd42f72102389f811643cd3036f8db5182_2-Figure1-1.png",
+    "e19039cd42f72102389f811643cd3036f8db5182_2-Figure3-1.png",
+]
+
+
+def _pdf_labels(src: dict) -> list[tuple[str, list[float]]]:
+    import pdfplumber
+
+    sc = src["scale"]
+    cx0, cy0, cx1, cy1 = src["clip_pt"]
+    with pdfplumber.open(DATA / src["path"]) as pdf:
+        words = pdf.pages[src["page"]].extract_words()
+    out = []
+    for w in words:
+        m = re.fullmatch(r"\(([a-zA-Z])\)", w["text"])
+        if m and w["x0"] >= cx0 and w["x1"] <= cx1 and w["top"] >= cy0 and w["bottom"] <= cy1:
+            out.append((m[1].lower(), [(w["x0"] - cx0) * sc, (w["top"] - cy0) * sc, (w["x1"] - cx0) * sc, (w["bottom"] - cy0) * sc]))
+    return out
+
+
+def _panels(boxes: list[list[int]], labels: list[tuple[str, list[float]]]) -> list[tuple[str | None, list[int]]]:
+    if labels and len(labels) < len(boxes):
+        # one printed label under a group of images: the panel is the group
+        groups: dict[str, list[list[int]]] = {}
+        for p in boxes:
+            w = p[2] - p[0]
+            best = None
+            for t, b in labels:
+                cx = (b[0] + b[2]) / 2
+                if b[1] >= p[3] - 4 and p[0] - 0.6 * w <= cx <= p[2] + 0.6 * w:
+                    if best is None or b[1] - p[3] < best[0]:
+                        best = (b[1] - p[3], t)
+            if best:
+                groups.setdefault(best[1], []).append(p)
+        return [(t, [min(p[0] for p in ps), min(p[1] for p in ps), max(p[2] for p in ps), max(p[3] for p in ps)]) for t, ps in sorted(groups.items())]
+    if labels:
+        cost = np.zeros((len(labels), len(boxes)))
+        for i, (_, b) in enumerate(labels):
+            for j, p in enumerate(boxes):
+                dx = max(0, max(b[0], p[0]) - min(b[2], p[2]))
+                dy = max(0, max(b[1], p[1]) - min(b[3], p[3]))
+                cost[i, j] = np.hypot(dx, dy) + 0.01 * abs((b[0] + b[2]) / 2 - (p[0] + p[2]) / 2)
+        rows, cols = linear_sum_assignment(cost)
+        names: list[str | None] = [None] * len(boxes)
+        for i, j in zip(rows, cols):
+            names[j] = labels[i][0]
+        return list(zip(names, boxes))
+    return [(None, b) for b in boxes]
+
+
+def main() -> int:
+    from medfig.text.subcaptions import parse_subcaptions
+
+    figures = []
+    for s in pdf_sources():
+        key, src, caption = s["figure_key"], s["source"], s["caption"]
+        if len(s["image_boxes_px"]) == 1:
+            if key in SINGLE_EXCLUDED:
+                continue
+            # negatives: crop exactly the one embedded image (no surrounding body text)
+            b = s["image_boxes_px"][0]
+            x0, y0 = src["clip_pt"][0] + b[0] / RENDER_SCALE, src["clip_pt"][1] + b[1] / RENDER_SCALE
+            x1, y1 = src["clip_pt"][0] + b[2] / RENDER_SCALE, src["clip_pt"][1] + b[3] / RENDER_SCALE
+            src = dict(src, clip_pt=[round(x0 - 2, 2), round(y0 - 2, 2), round(x1 + 2, 2), round(y1 + 2, 2)])
+            im = load_image(src)
+            figures.append({"figure_key": key, "source": src, "width": im.width, "height": im.height, "caption": caption, "compound": False, "subfigures": []})
+            continue
+        if key in EXCLUDED:
+            continue
+        im = load_image(src)
+        parsed = parse_subcaptions(caption)
+        fixes = SUBCAPTION_FIXES.get(key)
+        subs = []
+        for label, box in _panels(s["image_boxes_px"], _pdf_labels(src)):
+            if fixes is not None:
+                frags = fixes.get(label or "", [])
+            else:
+                sc = parsed.get(label) if label else None
+                frags = [caption[a:b] for a, b in sc.spans] if sc else []
+            for f in frags:
+                assert f in caption, (key, f)
+            subs.append({"label": label, "box": [int(v) for v in box], "subcaption": frags})
+        figures.append({"figure_key": key, "source": src, "width": im.width, "height": im.height, "caption": caption, "compound": True, "subfigures": subs})
+    captions = {json.loads(l)["pdf_hash"] + "_" + json.loads(l)["fig_uri"]: json.loads(l)["s2_caption"] for l in (DATA / "medicat_sample" / "sample.jsonl").read_text().splitlines() if l.strip()}
+    for name, panels in MEDICAT_COMPOUND:
+        im = load_image({"kind": "medicat", "path": MEDICAT + name})
+        cap = captions[name]
+        for _, _, frags in panels:
+            for f in frags:
+                assert f in cap, (name, f)
+        figures.append({"figure_key": "medicat/" + name, "source": {"kind": "medicat", "path": MEDICAT + name}, "width": im.width, "height": im.height, "caption": cap, "compound": True,
+                        "subfigures": [{"label": l, "box": b, "subcaption": f} for l, b, f in panels]})
+    for name in MEDICAT_SINGLE:
+        im = load_image({"kind": "medicat", "path": MEDICAT + name})
+        figures.append({"figure_key": "medicat/" + name, "source": {"kind": "medicat", "path": MEDICAT + name}, "width": im.width, "height": im.height, "caption": captions[name], "compound": False, "subfigures": []})
+    figures.sort(key=lambda f: f["figure_key"])
+    for kind in (True, False):
+        same = [f for f in figures if f["compound"] is kind]
+        for i, f in enumerate(same):
+            f["split"] = "tune" if i % 2 == 0 else "test"
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"figures": figures}, indent=1, ensure_ascii=False) + "\n")
+    n_c = sum(f["compound"] for f in figures)
+    print(f"{OUT}: {n_c} compound figures ({sum(len(f['subfigures']) for f in figures)} panels), {len(figures) - n_c} single-panel")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""Compound figures on the real gold set: MedICaT Table 2 analogue, box mAP, labels, false splits, speed.
+
+    .venv/bin/python benchmarks/compound_real.py [--split test|tune|all]
+
+Gold: benchmarks/gold/subfigures/real_gold.json (how it was made: NOTES.md beside it).
+Rows:
+- gold boxes + our subcaptions, label alignment (OCR letters) vs MedICaT's row heuristic;
+- predicted boxes + our subcaptions, label alignment vs heuristic.
+The MedICaT metric is medfig.evaluate.subfigures (its released code's rules). Timing is
+per figure on one thread (panels + OCR + caption), the OCR model loaded beforehand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compound_real_figures import load_image  # noqa: E402
+
+GOLD = Path(__file__).resolve().parent / "gold" / "subfigures" / "real_gold.json"
+
+
+def prediction(result) -> dict:
+    out = result.to_json()
+    for rec, sub in zip(out["subfigures"], result.subfigures):
+        rec["subcaption_spans"] = [list(s) for s in sub.subcaption_spans]
+    return out
+
+
+def main() -> int:
+    from medfig.compound import analyze_compound
+    from medfig.evaluate.subfigures import evaluate_subfigures
+    from medfig.vision.panel_labels import ocr_engine
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", default="test", choices=("test", "tune", "all"))
+    ap.add_argument("--gold", default=str(GOLD))
+    ap.add_argument("--dump", help="write the label-alignment predictions here (JSON)")
+    args = ap.parse_args()
+    figures = json.loads(Path(args.gold).read_text())["figures"]
+    if args.split != "all":
+        figures = [f for f in figures if f["split"] == args.split]
+    ocr_engine()
+    runs = {k: {} for k in ("pred_label", "pred_heur", "gold_label", "gold_heur")}
+    times = []
+    for fig in tqdm(figures, desc="figures", unit="fig"):
+        image = load_image(fig["source"])
+        key = fig["figure_key"]
+        t = time.perf_counter()
+        res = analyze_compound(image, fig["caption"], alignment="label")
+        times.append(time.perf_counter() - t)
+        runs["pred_label"][key] = prediction(res)
+        runs["pred_heur"][key] = prediction(analyze_compound(image, fig["caption"], alignment="heuristic"))
+        if fig["compound"]:
+            boxes = [s["box"] for s in fig["subfigures"]]
+            runs["gold_label"][key] = prediction(analyze_compound(image, fig["caption"], alignment="label", boxes=boxes))
+            runs["gold_heur"][key] = prediction(analyze_compound(image, fig["caption"], alignment="heuristic", boxes=boxes))
+    compound = [f for f in figures if f["compound"]]
+    scores = {k: evaluate_subfigures(compound if k.startswith("gold") else figures, v) for k, v in runs.items()}
+    if args.dump:
+        Path(args.dump).write_text(json.dumps(runs["pred_label"], indent=1))
+    n_c = len(compound)
+    print(f"\nReal gold, split={args.split}: {n_c} compound figures ({sum(len(f['subfigures']) for f in compound)} panels), {len(figures) - n_c} single-panel")
+    print("\nMedICaT Table 2 analogue (MedICaT-metric F1; MedICaT's best: 71.9 gold boxes / 67.5 predicted boxes)")
+    print(f"{'subfigures':<12} {'subcaptions':<14} {'alignment':<22} {'F1':>6} {'scored':>7}")
+    for k, boxes, how in (
+        ("gold_heur", "gold", "MedICaT heuristic"),
+        ("gold_label", "gold", "label (OCR letters)"),
+        ("pred_heur", "predicted", "MedICaT heuristic"),
+        ("pred_label", "predicted", "label (OCR letters)"),
+    ):
+        s = scores[k]
+        print(f"{boxes:<12} {'medfig parser':<14} {how:<22} {100 * s.medicat_f1:6.1f} {s.n_scored:7d}")
+    s = scores["pred_label"]
+    print("\nPredicted subfigures (label alignment):")
+    print(s.table())
+    times_ms = sorted(1000 * t for t in times)
+    p95 = times_ms[int(0.95 * (len(times_ms) - 1))]
+    print(f"\nspeed, one thread: median {statistics.median(times_ms):.0f} ms, p95 {p95:.0f} ms, max {times_ms[-1]:.0f} ms per figure ({len(times_ms)} figures)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
