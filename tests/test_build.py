@@ -28,7 +28,7 @@ def squash(text: str | None) -> str:
 @pytest.fixture(scope="module")
 def hindawi_dataset(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("hindawi") / "dataset"
-    report = build(HINDAWI, out, workers=2, progress=False)
+    report = build(HINDAWI, out, workers=2, progress=False, pdf_figures=False)
     assert report.articles_processed == 30
     return out
 
@@ -94,7 +94,7 @@ def test_a_hand_checked_figure_row(hindawi_dataset):
 
 def test_second_build_does_no_work_and_changes_no_file(hindawi_dataset):
     before = _snapshot(hindawi_dataset)
-    report = build(HINDAWI, hindawi_dataset, workers=2, progress=False)
+    report = build(HINDAWI, hindawi_dataset, workers=2, progress=False, pdf_figures=False)
     assert report.articles_processed == 0 and report.articles_skipped == 30
     assert report.files_written == []
     assert _snapshot(hindawi_dataset) == before
@@ -102,14 +102,14 @@ def test_second_build_does_no_work_and_changes_no_file(hindawi_dataset):
 
 def test_parallel_and_serial_builds_agree(hindawi_dataset, tmp_path):
     serial = tmp_path / "serial"
-    build(HINDAWI, serial, workers=1, progress=False)
+    build(HINDAWI, serial, workers=1, progress=False, pdf_figures=False)
     for name in ("figures.parquet", "articles.parquet", "errors.parquet", "stats.json"):
         assert (serial / name).read_bytes() == (hindawi_dataset / name).read_bytes(), name
 
 
 def test_real_packages_give_images(tmp_path):
     out = tmp_path / "ds"
-    build(PACKAGES, out, workers=1, progress=False)
+    build(PACKAGES, out, workers=1, progress=False, pdf_figures=False)
     figures = pq.read_table(out / "figures.parquet").to_pylist()
     fig = next(f for f in figures if f["article_key"].startswith("elife-19405") and f["label"] == "Figure 1")
     assert fig["image_status"] == "ok"
@@ -170,7 +170,7 @@ def test_bad_inputs_become_error_rows_and_the_rest_goes_on(tmp_path):
     corpus.mkdir()
     _corrupt_corpus(corpus)
     out = tmp_path / "ds"
-    report = build(corpus, out, workers=2, progress=False)
+    report = build(corpus, out, workers=2, progress=False, pdf_figures=False)
     assert not (tmp_path / "escape.txt").exists() and not (tmp_path.parent / "escape.txt").exists()
     errors = pq.read_table(out / "errors.parquet").to_pylist()
     figures = pq.read_table(out / "figures.parquet").to_pylist()
@@ -216,8 +216,8 @@ def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path):
         return real(source, out_dir)
 
     with pytest.raises(KeyboardInterrupt):
-        build(corpus, out, workers=0, progress=False, task=dies_on_fourth)
-    report = build(corpus, out, workers=0, progress=False)
+        build(corpus, out, workers=0, progress=False, pdf_figures=False, task=dies_on_fourth)
+    report = build(corpus, out, workers=0, progress=False, pdf_figures=False)
     assert report.articles_skipped == 3 and report.articles_processed == 2
     figures = pq.read_table(out / "figures.parquet").to_pylist()
     keys = [(f["article_key"], f["figure_id"]) for f in figures]
@@ -244,10 +244,10 @@ def test_second_build_does_no_work_and_changes_no_file(tmp_path):
         shutil.copytree(HINDAWI / key, corpus / key)
     shutil.copytree(PACKAGES / "elife-19405_pmc_deposit", corpus / "elife-19405_pmc_deposit")
     out = tmp_path / "ds"
-    first = build(corpus, out, workers=2, progress=False)
+    first = build(corpus, out, workers=2, progress=False, pdf_figures=False)
     assert first.articles_processed == 3 and (out / "images").is_dir()
     before = _snapshot(out)
-    second = build(corpus, out, workers=2, progress=False)
+    second = build(corpus, out, workers=2, progress=False, pdf_figures=False)
     assert (second.articles_processed, second.articles_skipped, second.files_written) == (0, 3, [])
     assert _snapshot(out) == before, "a no-op build must not touch a single file (bytes or mtime)"
 
@@ -260,7 +260,7 @@ def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_pat
     broken.mkdir()
     (broken / "fulltext.xml").write_text("<article><body><p>cut off")
     out = tmp_path / "ds"
-    report = build(corpus, out, workers=0, progress=False)
+    report = build(corpus, out, workers=0, progress=False, pdf_figures=False)
     assert report.articles_failed == 1
     errors = pq.read_table(out / "errors.parquet").to_pylist()
     assert [e["article_key"] for e in errors if e["stage"] == "xml"] == ["PMC4745290"]
@@ -268,7 +268,7 @@ def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_pat
     shutil.rmtree(broken)
     shutil.copytree(HINDAWI / "PMC4745290", broken)  # the user re-downloads the article
     shutil.rmtree(corpus / "elife-19405_pmc_deposit")  # and drops another from the corpus
-    report = build(corpus, out, workers=0, progress=False)
+    report = build(corpus, out, workers=0, progress=False, pdf_figures=False)
     assert (report.articles_processed, report.articles_skipped, report.articles_removed) == (1, 1, 1)
     assert not [e for e in pq.read_table(out / "errors.parquet").to_pylist() if e["stage"] != "image"]
     keys = set(pq.read_table(out / "figures.parquet").column("article_key").to_pylist())
@@ -286,3 +286,29 @@ def test_figure_flags_name_what_a_dataset_builder_must_know(hindawi_dataset):
     assert not any("unknown_licence" in f["flags"] for f in figures)
     stats = (hindawi_dataset / "stats.json").read_text()
     assert '"empty_caption": 2' in stats
+
+
+def test_figures_without_files_are_cropped_from_the_pdf(tmp_path):
+    corpus = tmp_path / "corpus"
+    for key in ("PMC4657150", "PMC4736806"):  # Hindawi: XML + PDF, no figure files at all
+        shutil.copytree(HINDAWI / key, corpus / key)
+    out = tmp_path / "ds"
+    report = build(corpus, out, workers=2, progress=False)
+    figures = pq.read_table(out / "figures.parquet").to_pylist()
+    assert len(figures) == 12 and report.stats["figures_with_image"] == 12
+    assert not pq.read_table(out / "errors.parquet").num_rows
+    from PIL import Image
+
+    for f in figures:
+        assert (f["image_source"], f["source_image_format"], f["image_status"]) == ("pdf", "PDF", "ok")
+        x0, y0, x1, y1 = f["pdf_box"]
+        assert 0 <= x0 < x1 <= 612 and 0 <= y0 < y1 <= 792, f["pdf_box"]  # US Letter pages, points
+        with Image.open(out / f["image_path"]) as image:  # 150 dpi render of the box
+            assert abs(image.width - (x1 - x0) * 150 / 72) <= 2 and abs(image.height - (y1 - y0) * 150 / 72) <= 2
+    # Checked by eye on the rendered pages: Figure 1 of PMC4657150 is the three-panel (a)-(c) blot and
+    # fluorescence figure on page 3, above its caption; its box spans most of the text width.
+    fig1 = next(f for f in figures if (f["article_key"], f["figure_id"]) == ("PMC4657150", "fig1"))
+    assert fig1["pdf_page"] == 2 and fig1["pdf_box"][2] - fig1["pdf_box"][0] > 350
+
+    flipped = build(corpus, out, workers=2, progress=False, pdf_figures=False)  # other options: redo all
+    assert flipped.articles_processed == 2 and flipped.stats["figures_with_image"] == 0

@@ -21,6 +21,7 @@ from medfig.records import Article, ErrorRecord, Figure, JatsError, Licence, Sou
 from medfig.pipeline.images import ImageError, store_image
 
 FATAL_STAGES = {"source", "xml", "internal"}
+
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -144,6 +145,9 @@ def _figure_row(article: Article, figure: Figure) -> dict:
         "sha256": None,
         "image_status": "no_graphic",
         "image_error": None,
+        "image_source": None,
+        "pdf_page": None,
+        "pdf_box": None,
         "flags": figure_flags(figure),
     }
 
@@ -153,9 +157,8 @@ def _store_figure_image(package, article: Article, figure: Figure, row: dict, ou
     if figure.graphic_href is None:
         return
     if figure.graphic_file is None:
-        row["image_status"] = "missing"
+        row["image_status"] = "missing"  # the PDF step may still find it; the error is recorded after
         row["image_error"] = f"graphic {figure.graphic_href!r} not found in the package"
-        result.errors.append(error_row(article.key, "image", row["image_error"], where))
         return
     try:
         data = package.read_bytes(figure.graphic_file)
@@ -174,7 +177,41 @@ def _store_figure_image(package, article: Article, figure: Figure, row: dict, ou
         height=stored.height,
         sha256=stored.sha256,
         image_status="ok",
+        image_source="package",
     )
+
+
+def _figures_from_pdf(package, article: Article, rows: list[dict], out_dir: Path, result: ArticleResult) -> None:
+    """Crop figures without a file from the PDF; rows the PDF cannot give keep their status and say why."""
+    from medfig.pipeline.pdf_figures import crop_png, locate
+
+    where = f"{package.source.container}:{package.pdf_name}"
+    try:
+        pdf = package.read_bytes(package.pdf_name)
+    except SourceError as exc:
+        result.errors.append(error_row(article.key, "pdf", str(exc), where))
+        return
+    located, problem = locate(pdf, {row["figure_id"]: row["label"] for row in rows}, where)
+    if problem:
+        result.errors.append(error_row(article.key, "pdf", problem, where))
+    for row in rows:
+        found = located.get(row["figure_id"])
+        if found is None:
+            if row["image_status"] == "missing":
+                row["image_error"] += "; not located in the PDF" if not problem else "; the PDF is unreadable"
+            continue
+        try:
+            png, width, height = crop_png(pdf, found.page, found.box_pt)
+            stored = store_image(png, f"{row['figure_id']}.png", image_dir(out_dir, article.key) / safe_name(row["figure_id"]))
+        except (ImageError, OSError, ValueError) as exc:
+            result.errors.append(error_row(article.key, "pdf", f"figure {row['figure_id']}: crop failed ({exc})", where))
+            continue
+        row.update(
+            image_path=stored.path.relative_to(out_dir).as_posix(), image_format=stored.format,
+            source_image_format="PDF", width=stored.width, height=stored.height, sha256=stored.sha256,
+            image_status="ok", image_error=None, image_source="pdf", pdf_page=found.page,
+            pdf_box=[round(v, 2) for v in found.box_pt],
+        )
 
 
 def _article_row(source, article: Article, n_images: int) -> dict:
@@ -204,7 +241,7 @@ def _article_row(source, article: Article, n_images: int) -> dict:
     }
 
 
-def _process(source, out_dir: Path, result: ArticleResult) -> None:
+def _process(source, out_dir: Path, result: ArticleResult, pdf_figures: bool) -> None:
     from medfig.jats.parse import parse_jats
 
     try:
@@ -235,15 +272,26 @@ def _process(source, out_dir: Path, result: ArticleResult) -> None:
                 row = _figure_row(article, figure)
                 _store_figure_image(package, article, figure, row, out_dir, result)
                 result.figure_rows.append(row)
+        wanted = [row for row in result.figure_rows if row["image_status"] in ("missing", "no_graphic")]
+        if wanted and package.pdf_name and pdf_figures:
+            with result.timed("pdf"):
+                _figures_from_pdf(package, article, wanted, out_dir, result)
+        for row in result.figure_rows:
+            if row["image_status"] == "missing":
+                where = f"{package.source.container}:{row['graphic_href']}"
+                result.errors.append(error_row(article.key, "image", row["image_error"], where))
         n_images = sum(1 for row in result.figure_rows if row["image_status"] == "ok")
         result.article_row = _article_row(source, article, n_images)
 
 
-def process_article(source, out_dir: Path) -> ArticleResult:
-    """Turn one article source into rows. Never raises."""
+def process_article(source, out_dir: Path, *, pdf_figures: bool = True) -> ArticleResult:
+    """Turn one article source into rows. Never raises.
+
+    ``pdf_figures``: crop figures the package has no file for from the article's PDF.
+    """
     result = ArticleResult(key=source.key, fingerprint=source.fingerprint)
     try:
-        _process(source, Path(out_dir), result)
+        _process(source, Path(out_dir), result, pdf_figures)
         _remove_orphan_images(Path(out_dir), source.key, result.figure_rows)
     except Exception as exc:  # a bug or an input we did not foresee: record it, keep the build going
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()

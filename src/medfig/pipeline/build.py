@@ -24,6 +24,7 @@ retracted or withdrawn.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -214,7 +215,8 @@ def build(
     incremental: bool = False,
     removed: dict[str, tuple[str, str]] | None = None,
     timeout_s: float | None = DEFAULT_TIMEOUT_S,
-    task: Callable = process_article,
+    pdf_figures: bool = True,
+    task: Callable | None = None,
 ) -> BuildReport:
     """Build (or resume, or update) a figure dataset from ``input_path`` into ``out_dir``.
 
@@ -222,7 +224,9 @@ def build(
     ``shards``: number of Parquet parts per table; default 1, or what the dataset already has.
     ``removed``: article key or PMCID -> (reason, detail), e.g. PMC's retraction list.
     ``timeout_s``: per-article limit; a worker past it is stopped and the article recorded as failed.
-    ``task``: what runs per article (``process_article``); must be importable by worker processes.
+    ``pdf_figures``: crop figures that have no file from the article's PDF (slower; Hindawi-like corpora
+    have no figure files at all). Changing it makes the next run redo every article.
+    ``task``: what runs per article (default ``process_article``); must be importable by worker processes.
     """
     from medfig.sources import iter_sources
 
@@ -233,6 +237,9 @@ def build(
     if workers is None:
         workers = os.cpu_count() or 1
     report = BuildReport(out_dir=out_dir, executor=executor)
+    if task is None:
+        task = functools.partial(process_article, pdf_figures=pdf_figures)
+    config = json.dumps({"pdf_figures": pdf_figures}, sort_keys=True)
 
     all_sources = list(sources if sources is not None else iter_sources(input_path))
     report.articles_seen = len(all_sources)
@@ -255,6 +262,9 @@ def build(
             shutil.rmtree(image_dir(out_dir, key), ignore_errors=True)
 
         states = manifest.states()
+        if manifest.get_meta("config") not in (None, config):
+            states = {}  # other options than the rows were made with: redo every article
+        manifest.set_meta("config", config)
         todo = [s for s in all_sources if s.key not in leaving and _needs_work(s, states)]
         manifest.unmark_removed(s.key for s in todo)
         report.articles_skipped = sum(1 for s in all_sources if s.key not in leaving) - len(todo)

@@ -49,13 +49,18 @@ def _cluster_cpus() -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
+def _run_task(task: Callable, source, out_dir: str) -> ArticleResult:
+    return task(source, Path(out_dir))
+
+
 def run_on_ray(sources: list, out_dir: Path, *, task: Callable, address: str | None, timeout_s: float | None,
                max_in_flight: int | None = None) -> Iterator[ArticleResult]:
     import ray
     from ray.exceptions import GetTimeoutError, RayError, TaskCancelledError
 
     connect(address)
-    remote_task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(task)
+    remote_task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(_run_task)
+    task_ref = ray.put(task)
     limit = max(1, max_in_flight or _cluster_cpus())
     out = str(out_dir)
     pending = iter(sources)
@@ -66,7 +71,7 @@ def run_on_ray(sources: list, out_dir: Path, *, task: Callable, address: str | N
             source = next(pending, None)
             if source is None:
                 return
-            in_flight[remote_task.remote(source, Path(out))] = (source, time.monotonic())
+            in_flight[remote_task.remote(task_ref, source, out)] = (source, time.monotonic())
 
     hand_out()
     while in_flight:

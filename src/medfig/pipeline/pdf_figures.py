@@ -1,0 +1,75 @@
+"""Figures the package has no file for, cropped from the article's PDF.
+
+Hindawi deposits, many Europe PMC downloads and every PDF-first corpus carry
+the XML and the PDF but no figure files. For those figures the build runs the
+PDF extractor (``medfig.pdf``), matches what it finds to the JATS figures by
+label ("Figure 2" in the XML, "Fig. 2." printed in the PDF, both normalised by
+the same label grammar), and renders each matched region to a PNG.
+
+Coordinates recorded in the row: ``pdf_page`` (0-based) and ``pdf_box``
+``[x0, y0, x1, y1]`` in PDF points, origin top-left of the page.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+from medfig.pdf.labels import parse_label
+
+CROP_DPI = float(os.environ.get("MEDFIG_CROP_DPI", "150"))
+
+
+def label_key(text: str | None) -> tuple[str, str] | None:
+    """("figure", "2") for "Figure 2", "Fig. 2.", "FIGURE 2 |"; None when it is not a label."""
+    if not text:
+        return None
+    label = parse_label(text.strip().rstrip(".:|") + ".")
+    if label is None:
+        return None
+    return ("table" if label.kind == "table" else "figure", label.number)
+
+
+def crop_png(pdf: bytes, page_index: int, box_pt: tuple[float, float, float, float], dpi: float = CROP_DPI) -> tuple[bytes, int, int]:
+    """Render ``box_pt`` (points, origin top-left) of one page to PNG bytes; returns (png, width, height)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        page = doc[page_index]
+        width, height = page.get_size()
+        x0, y0, x1, y1 = box_pt
+        # pdfium crops by the margins to cut away: left, bottom, right, top (bottom-left origin)
+        crop = (max(0.0, x0), max(0.0, height - y1), max(0.0, width - x1), max(0.0, y0))
+        image = page.render(scale=dpi / 72.0, crop=crop).to_pil().convert("RGB")
+        page.close()
+    finally:
+        doc.close()
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False)
+    return buffer.getvalue(), image.width, image.height
+
+
+def locate(pdf: bytes, labels: dict[str, str | None], display: str) -> tuple[dict, str | None]:
+    """figure id -> ExtractedFigure for the labels found in the PDF, plus a reason when none could be read.
+
+    Raises nothing: an unreadable PDF is returned as the reason.
+    """
+    from medfig.pdf.extract import extract_pdf
+    from medfig.pdf.types import PdfExtractionError
+
+    try:
+        extraction = extract_pdf(pdf, name=display)
+    except PdfExtractionError as exc:
+        return {}, str(exc)
+    by_key = {}
+    for found in extraction.figures:
+        key = label_key(found.name)
+        if key is not None and key not in by_key:
+            by_key[key] = found
+    located = {}
+    for figure_id, label in labels.items():
+        key = label_key(label)
+        if key in by_key:
+            located[figure_id] = by_key[key]
+    return located, None
