@@ -30,7 +30,9 @@ def read_pdf_bytes(pdf: bytes | str | Path, name: str | None = None) -> tuple[by
 
 def open_pdf(data: bytes, display: str) -> tuple[pdfium.PdfDocument, pdfplumber.PDF]:
     """Both readers over the same bytes; raises PdfExtractionError with the reason."""
-    if not data.lstrip()[:1024].find(b"%PDF-") >= 0 and b"%PDF-" not in data[:1024]:
+    if not data:
+        raise PdfExtractionError(f"{display}: empty file (0 bytes)")
+    if b"%PDF-" not in data[:1024]:  # the header may follow a little junk, as readers allow
         head = data[:16]
         raise PdfExtractionError(f"{display}: not a PDF (no %PDF- header; starts with {head!r})")
     try:

@@ -35,17 +35,15 @@ def get_detector(conf_thresh: float = 0.3):
         if _DETECTOR is None:
             from rapid_layout import RapidLayout
 
-            for name in ("rapid_layout", "RapidLayout"):
-                logging.getLogger(name).setLevel(logging.WARNING)
-            _DETECTOR = RapidLayout(model_type="pp_layout_cdla", conf_thresh=conf_thresh)
-            _quiet_rapid_layout_loggers()
+            # rapid-layout prints INFO lines from loggers it configures itself while the
+            # engine loads; silence INFO for that moment only.
+            previous = logging.root.manager.disable
+            logging.disable(logging.INFO)
+            try:
+                _DETECTOR = RapidLayout(model_type="pp_layout_cdla", conf_thresh=conf_thresh)
+            finally:
+                logging.disable(previous)
     return _DETECTOR
-
-
-def _quiet_rapid_layout_loggers() -> None:
-    for name in list(logging.root.manager.loggerDict):
-        if name.startswith("rapid_layout"):
-            logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def detect(page_rgb: np.ndarray, dpi: float) -> list[LayoutBox]:

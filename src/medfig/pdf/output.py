@@ -1,0 +1,119 @@
+"""Write an extraction: one JSON per PDF (medfig or pdffigures2 schema) + one crop per figure.
+
+Crops are rendered with pypdfium2 from the page region (so vector art and PDF-text panel
+letters are in them). ``native=True`` renders each crop at the resolution of the largest
+embedded raster inside it (its source pixels per point), capped at ``MAX_NATIVE_DPI``,
+so a raster figure keeps its pixel count instead of being resampled down to ``dpi``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2 as pdfium
+
+from medfig.pdf.geometry import inside_fraction, rounded
+from medfig.pdf.types import ExtractedFigure, PdfExtraction
+from medfig.pipeline.atomic import atomic_write_bytes, atomic_write_json
+
+MAX_NATIVE_DPI = 600.0
+SCHEMA = "medfig.pdf_figures/1"
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "figure"
+
+
+def native_dpi(plumber_page, box) -> float | None:
+    """Pixels per inch of the sharpest embedded raster inside ``box`` (None: no raster)."""
+    best = None
+    for im in plumber_page.images:
+        w_pt = im["x1"] - im["x0"]
+        src = im.get("srcsize") or (0, 0)
+        if w_pt <= 0 or not src[0] or inside_fraction((im["x0"], im["top"], im["x1"], im["bottom"]), box) < 0.5:
+            continue
+        dpi = src[0] / w_pt * 72.0
+        best = dpi if best is None else max(best, dpi)
+    return None if best is None else min(best, MAX_NATIVE_DPI)
+
+
+def write_crops(pdf_bytes: bytes, result: PdfExtraction, out_dir: Path, stem: str, dpi: float = 150.0,
+                native: bool = False) -> None:
+    """Render every figure region to ``out_dir/{stem}-{name}.png``; fills ``image_file``/``image_size_px``."""
+    if not result.figures:
+        return
+    doc = pdfium.PdfDocument(pdf_bytes)
+    plumber = pdfplumber.open(io.BytesIO(pdf_bytes)) if native else None
+    try:
+        for fig in result.figures:
+            page = doc[fig.page]
+            w, h = page.get_size()
+            x0, y0, x1, y1 = fig.box_pt
+            use_dpi = dpi
+            if native and plumber is not None:
+                use_dpi = native_dpi(plumber.pages[fig.page], fig.box_pt) or dpi
+            # pypdfium2 crop = points cut from the left, bottom, right, top page edges
+            crop = (max(0.0, x0), max(0.0, h - y1), max(0.0, w - x1), max(0.0, y0))
+            img = page.render(scale=use_dpi / 72.0, crop=crop).to_pil()
+            page.close()
+            buf = io.BytesIO()
+            img.convert("RGB").save(buf, format="PNG", optimize=False)
+            name = f"{stem}-{_slug(fig.name)}.png"
+            atomic_write_bytes(out_dir / name, buf.getvalue())
+            fig.image_file = name
+            fig.image_size_px = (img.width, img.height)
+            fig.render_dpi = round(use_dpi, 2)
+    finally:
+        if plumber is not None:
+            plumber.close()
+        doc.close()
+
+
+def to_medfig_json(result: PdfExtraction) -> dict:
+    def item(f: ExtractedFigure) -> dict:
+        return dict(name=f.name, fig_type=f.fig_type, label=f.label, number=f.number, page=f.page,
+                    box=rounded(f.box_pt), caption_box=rounded(f.caption_box_pt), caption=f.caption, source=f.source,
+                    pair_distance_pt=f.pair_distance_pt, image_file=f.image_file,
+                    image_size_px=list(f.image_size_px) if f.image_size_px else None, render_dpi=f.render_dpi,
+                    regionless_reason=f.regionless_reason)
+
+    return dict(
+        schema=SCHEMA,
+        pdf=result.pdf,
+        n_pages=result.n_pages,
+        page_sizes_pt=[[round(w, 2), round(h, 2)] for w, h in result.page_sizes_pt],
+        coordinates="PDF points, origin top-left of the page, [x0, y0, x1, y1]; page 0-based",
+        figures=[item(f) for f in result.figures],
+        regionless=[item(f) for f in result.regionless],
+        uncaptioned_regions=[dict(page=p, box=rounded(b), source=s) for p, b, s in result.uncaptioned_regions],
+        seconds=round(result.seconds, 3),
+        warnings=result.warnings,
+    )
+
+
+def to_pdffigures2_json(result: PdfExtraction, dpi: float) -> list[dict]:
+    """pdffigures2's figure list: name is the bare number, boxes {x1,y1,x2,y2} in points."""
+
+    def bound(b) -> dict:
+        return dict(x1=round(b[0], 2), y1=round(b[1], 2), x2=round(b[2], 2), y2=round(b[3], 2))
+
+    out = []
+    for f in result.figures:
+        out.append(dict(name=f.number, figType=f.fig_type, page=f.page, caption=f.caption,
+                        captionBoundary=bound(f.caption_box_pt), regionBoundary=bound(f.box_pt),
+                        renderDpi=f.render_dpi or dpi, renderURL=f.image_file or "", imageText=[]))
+    return out
+
+
+def write_extraction(pdf_bytes: bytes, result: PdfExtraction, out_dir: Path, stem: str, *, dpi: float = 150.0,
+                     native: bool = False, fmt: str = "medfig", crops: bool = True) -> Path:
+    out_dir = Path(out_dir)
+    if crops:
+        write_crops(pdf_bytes, result, out_dir, stem, dpi=dpi, native=native)
+    path = out_dir / f"{stem}.json"
+    doc = to_pdffigures2_json(result, dpi) if fmt == "pdffigures2" else to_medfig_json(result)
+    atomic_write_json(path, doc)
+    return path
