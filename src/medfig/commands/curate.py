@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     opts = CurateOptions(
         licence=args.licence, min_words=args.min_words, language_threshold=args.language_threshold,
-        language=not args.no_language_filter, medical_filter=not args.no_medical_filter,
+        language=not args.no_language_filter, language_english_guard=args.language_english_guard, medical_filter=not args.no_medical_filter,
         keywords_file=args.keywords, require_images=not args.allow_missing_images,
         duplicates=not args.no_duplicates, phash_threshold=args.phash_threshold,
         dhash_threshold=args.dhash_threshold, vocabulary=args.vocabulary, lexicon=args.lexicon,
@@ -47,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--language-threshold", type=float, default=0.45,
                    help="drop non-English captions detected with confidence above this (default 0.45)")
     p.add_argument("--no-language-filter", action="store_true")
+    p.add_argument("--language-english-guard", type=int, default=0, metavar="N",
+                   help="keep captions with >= N English function words even if detected non-English (off: 0)")
     p.add_argument("--no-medical-filter", action="store_true", help="keep figures without a medical keyword")
     p.add_argument("--keywords", help="medical keyword file (one term per line) instead of the built-in list")
     p.add_argument("--allow-missing-images", action="store_true", help="keep figures that have no image file")

@@ -34,15 +34,17 @@ _I = re.IGNORECASE
 # (class, pattern, flags); order matters only for ties at the same position.
 MODALITY_RULES: list[tuple[str, re.Pattern]] = [
     ("combined", re.compile(r"\b(?:PET|SPECT)\s*[/-]\s*(?:CT|MRI?)\b|\bPET\s*/\s*computed|positron[\s-]emission\s+tomography\s*[/-]\s*comput|\bhybrid\s+imaging\b", _I)),
-    ("angiography", re.compile(r"\b(?:CTA|MRA|DSA)\b")),
+    ("angiography", re.compile(r"\b(?:CTA|MRA|MRV|DSA|FFA|ICGA)\b|\b(?:LAO|RAO)\s+(?:\d+°?\s+)?(?:view|projection)|\b\d+°\s+(?:LAO|RAO)\b")),
     ("angiography", re.compile(r"\b(?:angiogra\w*|arteriogra\w*|venogra\w*|angiocardiogra\w*|aortogra\w*|portogra\w*)", _I)),
     ("pet", re.compile(r"\bPET\b|\bpositron[\s-]emission|\bFDG\b|\b18F-FDG\b")),
     ("mri", re.compile(r"\b(?:MRI|MR|fMRI|DWI|ADC|FLAIR|MRCP|DTI)\b")),
-    ("mri", re.compile(r"magnetic\s+resonance|\bT[12][\s-]*weighted|\bT[12]W\w*\b|diffusion[\s-]weighted|\bgadolinium", _I)),
+    ("mri", re.compile(r"magnetic\s+resonance|\bT[12][\s-]*weighted|\bT[12]W\w*\b|diffusion[\s-]weighted|\bgadolinium|\bflair\b|\bT2\*|\bdiffusion\s+(?:image|images|restriction|imaging)|\b(?:FSE|TSE|FISP|TrueFISP|GRE|STIR|SWI|FIESTA|HASTE)\b", _I)),
+    # "T1"/"T2" alone are also vertebrae: only as a sequence name after a plane or before "image"/"signal"
+    ("mri", re.compile(r"\b(?:axial|coronal|sagittal)\s+T[12]\b|\bT[12]\s+(?:image|images|sequence|signal|hyperintens\w*|hypointens\w*|fat|post|pre|with)\b", _I)),
     ("ct", re.compile(r"\b(?:CT|HRCT|MDCT|CBCT|NCCT|CECT|MSCT)\b|\bCT\s*scan", 0)),
     ("ct", re.compile(r"comput\w*\s+(?:axial\s+)?tomogra\w*|\bcone[\s-]beam|\btomodensitometr", _I)),
-    ("ultrasound", re.compile(r"\b(?:US|EUS|TEE|TTE|TVUS)\b(?=\s+(?:image|images|imaging|scan|showing|shows|revealed|demonstrat))|\bdoppler\b|\bultraso\w*|\bsonogra\w*|\bechocardiogra\w*|\bechogra\w*|\bultrasound|\bB-mode|\bhypoecho\w*|\bhyperecho\w*|\banechoic", _I)),
-    ("xray", re.compile(r"\bradiograph\w*|\bradiogram\w*|\bskiagram\w*|\bx[\s-]?rays?\b|\broentgeno\w*|\bplain\s+film|\bchest\s+film|\bmammogra\w*|\bfluoroscop\w*|\borthopantomogra\w*|\bpanoramic\s+(?:radiograph|view|x)|\bOPG\b|\bbarium\s+(?:swallow|enema|meal)", _I)),
+    ("ultrasound", re.compile(r"\bUSG\b|\b(?:renal|abdominal|pelvic|transvaginal|breast|thyroid|carotid|scrotal|testicular|obstetric|neck|liver)\s+US\b|\bparasternal\b|\bmid[\s-]?esophageal\b|\btransgastric\b|\bapical\s+(?:two|three|four|five|[2345])[\s-]chamber|\b(?:US|EUS|TEE|TTE|TVUS)\b(?=\s+(?:image|images|imaging|scan|showing|shows|revealed|demonstrat))|\bdoppler\b|\bultraso\w*|\bsonogra\w*|\bechocardiogra\w*|\bechogra\w*|\bultrasound|\bB-mode|\bhypoecho\w*|\bhyperecho\w*|\banechoic", _I)),
+    ("xray", re.compile(r"radiograph\w*|\bIOPA\b|\bperiapical\b|\bradiolucen\w*|\bradiopaque|\bcholangiogra\w*|\bERCP\b|\b(?:antero[\s-]?posterior|postero[\s-]?anterior|AP|PA)\s+view|\bradiogram\w*|\bgastrograf+in\b|\bcontrast\s+(?:enema|swallow)|\bskiagram\w*|\bx[\s-]?rays?\b|\broentgeno\w*|\bplain\s+film|\bchest\s+film|\bmammogra\w*|\bfluoroscop\w*|\borthopantomogra\w*|\bpanoramic\s+(?:radiograph|view|x)|\bOPG\b|\bbarium\b|\bpanoramic\s+(?:image|view|x)", _I)),
 ]
 
 

@@ -105,12 +105,27 @@ class LanguageDetector:
         return str(best["lang"]), float(best["score"])
 
 
+ENGLISH_FUNCTION_WORDS = frozenset(
+    "the of and with in on at to from after before showing shows shown demonstrating reveals revealed "
+    "was were is are this that which".split()
+)
+
+
+def english_function_words(text: str) -> int:
+    return sum(1 for w in re.findall(r"[a-z]+", text.lower()) if w in ENGLISH_FUNCTION_WORDS)
+
+
 class LanguageFilter(Filter):
+    """ROCOv2's rule; ``english_guard=N`` (off by default) also keeps captions with >= N
+    English function words, because the lite model calls short English captions
+    ("Post op cystogram") Dutch or Spanish (see benchmarks/curate_language.py)."""
+
     name = "language"
 
-    def __init__(self, threshold: float = 0.45, keep_language: str = "en"):
+    def __init__(self, threshold: float = 0.45, keep_language: str = "en", english_guard: int = 0):
         self.threshold = threshold
         self.keep_language = keep_language
+        self.english_guard = english_guard
         self.detect = LanguageDetector()
 
     def filter(self, record: Record) -> Verdict:
@@ -121,5 +136,7 @@ class LanguageFilter(Filter):
         record["caption_language"] = lang
         record["caption_language_score"] = round(score, 4)
         if lang != self.keep_language and score > self.threshold:
+            if self.english_guard and english_function_words(text) >= self.english_guard:
+                return KEEP
             return drop("not_english", f"{lang} {score:.2f}: {text[:80]}")
         return KEEP

@@ -38,6 +38,7 @@ class CurateOptions:
     min_words: int = 3
     language_threshold: float = 0.45
     language: bool = True
+    language_english_guard: int = 0
     medical_filter: bool = True
     keywords_file: str | None = None
     require_images: bool = True
@@ -104,7 +105,7 @@ def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = Fal
     steps: list[Step] = [LicenceFilter(opts.licence), AttributionEnricher(), CaptionCleaner(),
                          CaptionFilter(opts.min_words)]
     if opts.language:
-        steps.append(LanguageFilter(opts.language_threshold))
+        steps.append(LanguageFilter(opts.language_threshold, english_guard=opts.language_english_guard))
     if opts.medical_filter:
         matcher = KeywordMatcher(load_keywords(opts.keywords_file)) if opts.keywords_file else KeywordMatcher()
         steps.append(MedicalKeywordFilter(matcher))
