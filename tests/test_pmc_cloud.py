@@ -113,3 +113,21 @@ def test_cli_reads_the_bucket(bucket, tmp_path, capsys):
     assert code == 0
     out = capsys.readouterr().out
     assert "1 processed" in out and "4 figures" in out
+
+
+def test_a_local_folder_laid_out_like_the_bucket(tmp_path):
+    root = tmp_path / "mirror"
+    article = root / "PMC4736806.1"
+    article.mkdir(parents=True)
+    files = _hindawi("PMC4736806", 1)
+    for name, body in files.items():
+        (article / name).write_bytes(body)
+    meta = json.dumps({"pmcid": "PMC4736806", "version": 1, "license_code": "CC BY"})
+    (article / "PMC4736806.1.json").write_text(meta)
+    (root / "metadata").mkdir()
+    (root / "metadata" / "PMC4736806.1.json").write_text(meta)
+    code = main(["build", str(root), "--source", "pmc-cloud", "-o", str(tmp_path / "ds"), "--no-pdf-figures",
+                 "--workers", "1", "-q"])
+    assert code == 0
+    figures = pq.read_table(tmp_path / "ds" / "figures.parquet").to_pylist()
+    assert len(figures) == 9 and {f["article_key"] for f in figures} == {"PMC4736806"}
