@@ -131,7 +131,8 @@ def built(data_dir, tmp_path_factory) -> Path:
                 data_dir / "pmc_hindawi_xml_pdf" / "PMC4735894"):
         shutil.copytree(pkg, inputs / pkg.name, ignore=shutil.ignore_patterns("*.zip"))
     out = tmp_path_factory.mktemp("built")
-    build(inputs, out, workers=1, progress=False)
+    # pdf_figures=False: the Hindawi article then keeps figures without images (the case under test)
+    build(inputs, out, workers=0, progress=False, pdf_figures=False)
     return out
 
 
