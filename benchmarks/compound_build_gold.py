@@ -39,7 +39,12 @@ EXCLUDED = {
     "PMC4738934/fig7": "a1/a2/b1/b2 labels", "PMC4738934/fig9": "a1/a2/b1/b2 labels",
     "PMC4745290/fig2": "panel pieces", "PMC4745298/fig1": "panel pieces", "PMC4745298/fig2": "panel pieces",
 }
-SINGLE_EXCLUDED = {"PMC4657150/fig2": "chart + blots (compound)", "PMC4739223/fig2": "two radiographs in one image"}
+# single embedded images that are compound inside: no panel boxes to give, so not negatives either
+SINGLE_EXCLUDED = {
+    "PMC4657150/fig2": "chart + blots", "PMC4739223/fig2": "two radiographs in one image",
+    "PMC4745307/fig1": "two panels in one image", "PMC4745307/fig2": "two panels in one image",
+    **{f"elife-04177-vor-r1/fig{i}": "multi-panel charts in one image" for i in range(1, 6)},
+}
 
 # label -> list of caption fragments (verbatim). Replaces the draft for that figure.
 SUBCAPTION_FIXES = {

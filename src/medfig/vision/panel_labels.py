@@ -28,7 +28,7 @@ from PIL import Image
 from medfig.vision.subfigures import Box, PanelLayout
 
 MIN_SCORE = 0.6
-MAX_RECOGNITIONS = 48  # per figure: bounds the time spent on figures with many glyph-like blobs
+MAX_RECOGNITIONS = 20  # per figure: bounds the time spent on figures with many glyph-like blobs
 _LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z]|\d{1,2})[\)\]\.]?$")
 
 _engine = None
@@ -119,7 +119,7 @@ def _corner_candidates(gray: np.ndarray, panel: Box, figure_side: int) -> list[B
                 d = min(np.hypot(gx - px, gy - py) for px in (x0, x1) for py in (y0, y1)) / max(pw, ph)
                 found.append((d, box))
     found.sort(key=lambda t: t[0])
-    return [b for _, b in found[:6]]
+    return [b for _, b in found[:3]]
 
 
 def _overlaps(a: Box, b: Box) -> bool:

@@ -35,6 +35,8 @@ LIGHT_LEVEL = 215
 MIN_PANEL_SIDE_FRACTION = 0.07
 # ... and area >= this fraction of the figure area.
 MIN_PANEL_AREA_FRACTION = 0.012
+# Thinner slivers are rulers, colour bars or image borders, not panels.
+MAX_PANEL_ASPECT = 6.0
 # Analysis happens on a copy whose longer side is at most this (speed); boxes are scaled back.
 ANALYSIS_MAX_SIDE = 1200
 
@@ -155,7 +157,8 @@ def _is_panel(box: Box, width: int, height: int) -> bool:
     w, h = box[2] - box[0], box[3] - box[1]
     longest = max(width, height)
     return (
-        min(w, h) >= max(12, MIN_PANEL_SIDE_FRACTION * longest)
+        max(w, h) <= MAX_PANEL_ASPECT * min(w, h)
+        and min(w, h) >= max(12, MIN_PANEL_SIDE_FRACTION * longest)
         and w * h >= MIN_PANEL_AREA_FRACTION * width * height
     )
 
