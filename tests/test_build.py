@@ -25,6 +25,10 @@ def squash(text: str | None) -> str:
     return "".join((text or "").split())
 
 
+def alnum(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
 @pytest.fixture(scope="module")
 def hindawi_dataset(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("hindawi") / "dataset"
@@ -312,3 +316,27 @@ def test_figures_without_files_are_cropped_from_the_pdf(tmp_path):
 
     flipped = build(corpus, out, workers=2, progress=False, pdf_figures=False)  # other options: redo all
     assert flipped.articles_processed == 2 and flipped.stats["figures_with_image"] == 0
+
+
+def test_a_pdf_alone_gives_figures_captions_and_inline_refs_that_agree_with_its_xml(tmp_path):
+    from medfig.jats.parse import parse_jats
+
+    folder = HINDAWI / "PMC4736806"
+    corpus = tmp_path / "pdfs"
+    corpus.mkdir()
+    shutil.copy(next(folder.glob("*.pdf")), corpus / "PMC4736806.pdf")  # no XML beside it
+    out = tmp_path / "ds"
+    build(corpus, out, workers=1, progress=False)
+    rows = {f["label"]: f for f in pq.read_table(out / "figures.parquet").to_pylist()}
+    truth = parse_jats((folder / "fulltext.xml").read_bytes(), key="PMC4736806")
+    assert set(rows) == {f.label for f in truth.figures}  # Figure 1 ... Figure 9
+    for figure in truth.figures:
+        row = rows[figure.label]
+        assert row["image_status"] == "ok" and row["image_source"] == "pdf"
+        assert squash(figure.caption) in squash(row["caption"])  # the PDF caption starts with its label
+        assert "unknown_licence" in row["flags"]
+        # The sentence citing the figure in the XML is found in the PDF text by the plain-text mention finder.
+        # Compared on letters and digits: the PDF prints ’ and ∼ where the XML has ' and ~.
+        xml_sentences = {alnum(r.sentence) for r in figure.inline_refs}
+        pdf_sentences = {alnum(r["sentence"]) for r in row["inline_refs"]}
+        assert xml_sentences and all(any(x in p or p in x for p in pdf_sentences) for x in xml_sentences), figure.label

@@ -183,7 +183,7 @@ def _store_figure_image(package, article: Article, figure: Figure, row: dict, ou
 
 def _figures_from_pdf(package, article: Article, rows: list[dict], out_dir: Path, result: ArticleResult) -> None:
     """Crop figures without a file from the PDF; rows the PDF cannot give keep their status and say why."""
-    from medfig.pipeline.pdf_figures import crop_png, locate
+    from medfig.pipeline.pdf_figures import locate
 
     where = f"{package.source.container}:{package.pdf_name}"
     try:
@@ -195,16 +195,24 @@ def _figures_from_pdf(package, article: Article, rows: list[dict], out_dir: Path
     if problem:
         result.errors.append(error_row(article.key, "pdf", problem, where))
     for row in rows:
+        if row["figure_id"] not in located and row["image_status"] == "missing":
+            row["image_error"] += "; not located in the PDF" if not problem else "; the PDF is unreadable"
+    _crop_located(pdf, located, rows, article.key, out_dir, result, where)
+
+
+def _crop_located(pdf: bytes, located: dict, rows: list[dict], key: str, out_dir: Path, result: ArticleResult,
+                  where: str) -> None:
+    from medfig.pipeline.pdf_figures import crop_png
+
+    for row in rows:
         found = located.get(row["figure_id"])
         if found is None:
-            if row["image_status"] == "missing":
-                row["image_error"] += "; not located in the PDF" if not problem else "; the PDF is unreadable"
             continue
         try:
-            png, width, height = crop_png(pdf, found.page, found.box_pt)
-            stored = store_image(png, f"{row['figure_id']}.png", image_dir(out_dir, article.key) / safe_name(row["figure_id"]))
+            png, _, _ = crop_png(pdf, found.page, found.box_pt)
+            stored = store_image(png, f"{row['figure_id']}.png", image_dir(out_dir, key) / safe_name(row["figure_id"]))
         except (ImageError, OSError, ValueError) as exc:
-            result.errors.append(error_row(article.key, "pdf", f"figure {row['figure_id']}: crop failed ({exc})", where))
+            result.errors.append(error_row(key, "pdf", f"figure {row['figure_id']}: crop failed ({exc})", where))
             continue
         row.update(
             image_path=stored.path.relative_to(out_dir).as_posix(), image_format=stored.format,
@@ -212,6 +220,33 @@ def _figures_from_pdf(package, article: Article, rows: list[dict], out_dir: Path
             image_status="ok", image_error=None, image_source="pdf", pdf_page=found.page,
             pdf_box=[round(v, 2) for v in found.box_pt],
         )
+
+
+def _process_pdf_only(source, package, out_dir: Path, result: ArticleResult) -> None:
+    from medfig.pdf.types import PdfExtractionError
+    from medfig.pipeline.pdf_only import read_pdf_article
+
+    where = f"{source.container}:{package.pdf_name}"
+    try:
+        with result.timed("pdf"):
+            pdf = package.read_bytes(package.pdf_name)
+            parsed = read_pdf_article(pdf, source.key, package.pdf_name, where)
+    except (SourceError, PdfExtractionError) as exc:
+        result.errors.append(error_row(source.key, "pdf", str(exc), where))
+        return
+    article = parsed.article
+    article.warnings.extend(getattr(package, "warnings", []))
+    result.figure_rows = [_figure_row(article, figure) for figure in article.figures]
+    for row in result.figure_rows:
+        row["image_status"] = "missing"
+        row["image_error"] = "caption found in the PDF, figure region not found"
+    with result.timed("images"):
+        _crop_located(pdf, parsed.located, result.figure_rows, source.key, out_dir, result, where)
+    for row in result.figure_rows:
+        if row["image_status"] == "missing":
+            result.errors.append(error_row(source.key, "pdf", f"{row['label']}: {row['image_error']}", where))
+    n_images = sum(1 for row in result.figure_rows if row["image_status"] == "ok")
+    result.article_row = _article_row(source, article, n_images)
 
 
 def _article_row(source, article: Article, n_images: int) -> dict:
@@ -252,9 +287,12 @@ def _process(source, out_dir: Path, result: ArticleResult, pdf_figures: bool) ->
         return
     with package:
         if package.xml_name is None:
+            if package.pdf_name and pdf_figures:
+                _process_pdf_only(source, package, out_dir, result)
+                return
             message = "no JATS XML in the package"
             if package.pdf_name:
-                message += " (PDF only: figures need PDF extraction, not run by `build` yet)"
+                message += " (PDF only: run without --no-pdf-figures to read it)"
             result.errors.append(error_row(source.key, "xml", message, source.container))
             return
         xml_where = f"{source.container}:{package.xml_name}"
