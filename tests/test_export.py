@@ -1,0 +1,133 @@
+"""Every export of a real curated release reads back: ROCOv2 files, MedICaT JSONL, HF parquet, WebDataset, card."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from medfig.curate.run import CurateOptions, curate
+from medfig.export.release import load_release
+
+
+@pytest.fixture(scope="module")
+def release(data_dir, tmp_path_factory) -> Path:
+    from medfig.pipeline.build import build
+
+    inputs = tmp_path_factory.mktemp("inputs")
+    for pkg in (data_dir / "pmc_hindawi_xml_pdf" / "PMC4735894", data_dir / "pmc_hindawi_xml_pdf" / "PMC4736802",
+                data_dir / "jats_pdf_figure_packages" / "elife-19405_pmc_deposit"):
+        shutil.copytree(pkg, inputs / pkg.name, ignore=shutil.ignore_patterns("*.zip"))
+    built = tmp_path_factory.mktemp("built")
+    build(inputs, built, workers=0, progress=False)  # Hindawi figures are cropped from the PDFs
+    rel = tmp_path_factory.mktemp("release")
+    opts = CurateOptions(licence="open", medical_filter=False, min_concept_frequency=1, splits=(0.34, 0.33, 0.33),
+                         vocabulary=str(data_dir / "rocov2_concepts" / "cui_mapping.csv"))
+    curate(built, rel, opts)
+    return rel
+
+
+def _read_csv(path: Path) -> list[dict]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_rocov2_files_round_trip(release, tmp_path):
+    from medfig.export.rocov2 import export_rocov2
+
+    rel = load_release(release)
+    counts = export_rocov2(rel, tmp_path)
+    assert sum(counts.values()) == sum(1 for r in rel.figures if rel.image_file(r)) > 0
+    captions_by_text = {r.get("caption_clean") for r in rel.figures}
+    used, all_ids = set(), set()
+    for split in ("train", "valid", "test"):
+        caps = _read_csv(tmp_path / f"{split}_captions.csv")
+        concepts = _read_csv(tmp_path / f"{split}_concepts.csv")
+        manual = _read_csv(tmp_path / f"{split}_concepts_manual.csv")
+        assert list(caps[0].keys()) == ["ID", "Caption"] if caps else True
+        ids = [c["ID"] for c in caps]
+        assert ids == [c["ID"] for c in concepts] == [m["ID"] for m in manual]
+        assert all(i.startswith(f"medfig_{split}_") for i in ids)
+        assert sorted(p.stem for p in (tmp_path / split).glob("*.jpg")) == sorted(ids)
+        assert all(c["Caption"] in captions_by_text for c in caps)
+        for row in concepts + manual:
+            used.update(c for c in row["CUIs"].split(";") if c)
+        all_ids.update(ids)
+    mapping = {r["CUI"]: r["Canonical name"] for r in _read_csv(tmp_path / "cui_mapping.csv")}
+    assert used and used <= set(mapping) and all(mapping[c] for c in used)
+    lic = _read_csv(tmp_path / "license_information.csv")
+    assert {r["ID"] for r in lic} == all_ids
+    assert all(r["License"].startswith("CC") and "creativecommons.org/" in r["License URL"]
+               and "doi.org" in r["Attribution"] for r in lic)
+
+
+def test_medicat_jsonl_has_medicats_fields_and_images(release, tmp_path, data_dir):
+    from medfig.export.medicat import export_medicat
+
+    n = export_medicat(load_release(release), tmp_path)
+    rows = [json.loads(line) for line in (tmp_path / "medicat.jsonl").read_text().splitlines()]
+    sample = json.loads((data_dir / "medicat_sample" / "sample.jsonl").read_text().splitlines()[0])
+    assert n == len(rows) > 0
+    for row in rows:
+        assert set(row) == set(sample)
+        assert set(row["oa_info"]) == set(sample["oa_info"]) and set(row["oa_info"]["oa"]) == set(sample["oa_info"]["oa"])
+        assert (tmp_path / "figures" / f"{row['pdf_hash']}_{row['fig_uri']}").is_file()
+        assert row["s2orc_references"] is None or all(isinstance(s, str) for s in row["s2orc_references"])
+    assert any(r["radiology"] for r in rows)  # the Hindawi case reports have CT/MR/angiography figures
+
+
+def test_hf_parquet_loads_with_datasets_and_decodes_images(release, tmp_path):
+    import datasets
+
+    from medfig.export.hf import export_hf
+
+    counts = export_hf(load_release(release), tmp_path)
+    ds = datasets.load_dataset("parquet", data_dir=str(tmp_path))
+    assert {k: ds[k].num_rows for k in ds} == counts
+    first = ds[next(iter(ds))][0]
+    assert first["image"].size[0] > 0 and first["caption"] and first["license"].startswith("CC")
+
+
+def test_webdataset_shards_hold_image_caption_and_metadata_per_key(release, tmp_path):
+    from medfig.export.webdataset import export_webdataset
+
+    counts = export_webdataset(load_release(release), tmp_path, shard_size=3)
+    seen = 0
+    for shard in sorted(tmp_path.glob("*.tar")):
+        with tarfile.open(shard) as tar:
+            names = tar.getnames()
+            keys = {n.split(".", 1)[0] for n in names}
+            assert len(names) == 3 * len(keys) <= 9
+            for key in keys:
+                meta = json.loads(tar.extractfile(f"{key}.json").read())
+                assert meta["article_key"] and tar.extractfile(f"{key}.txt").read()
+            seen += len(keys)
+    assert seen == sum(counts.values())
+
+
+def test_card_reports_statistics_drops_and_histograms(release, tmp_path):
+    from medfig.export.card import release_stats, write_card
+
+    rel = load_release(release)
+    path = write_card(rel, tmp_path)
+    text = path.read_text()
+    stats = release_stats(rel)
+    assert f"| figures | {len(rel.figures)} |" in text and f"| papers | {stats['papers']} |" in text
+    assert "## Drops by step and reason" in text
+    assert (tmp_path / "caption_length.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_export_refuses_an_uncurated_dataset(tmp_path, data_dir):
+    from medfig.records import MedfigError
+
+    (tmp_path / "figures.parquet").write_bytes(b"")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"article_key": ["a"], "figure_id": ["f"]}), tmp_path / "figures.parquet")
+    with pytest.raises(MedfigError, match="run `medfig curate`"):
+        load_release(tmp_path)
