@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 
 _DASH = "-\u2010\u2011\u2012\u2013\u2014\u2212"
-_L = r"[A-Za-z]"
+_L = r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])"  # a one-letter word
 _LIST_SEP = rf"\s*(?:[,;&/]|and|or|[{_DASH}]|to)\s*"
 # "(a)", "(a, b)", "(A–C)", "(a and c)", "[b]"
 _BRACKETED = re.compile(rf"[\(\[]\s*({_L}(?:{_LIST_SEP}{_L})*)\s*[\)\]]")

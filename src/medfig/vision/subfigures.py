@@ -35,6 +35,10 @@ LIGHT_LEVEL = 215
 MIN_PANEL_SIDE_FRACTION = 0.07
 # ... and area >= this fraction of the figure area.
 MIN_PANEL_AREA_FRACTION = 0.012
+# Dark figures: pixels at most this dark are background too; a dark-gap split needs panels of
+# comparable size (smallest area >= this fraction of the largest).
+DARK_LEVEL = 24
+DARK_SPLIT_BALANCE = 0.2
 # Thinner slivers are rulers, colour bars or image borders, not panels.
 MAX_PANEL_ASPECT = 6.0
 # Analysis happens on a copy whose longer side is at most this (speed); boxes are scaled back.
@@ -120,8 +124,39 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
     return runs
 
 
-def _cut(ink: np.ndarray, gray: np.ndarray, box: Box, min_gap: int, leaves: list[Box], depth: int = 0) -> None:
-    trimmed = _trim(ink, box)
+def _rectangular(ink: np.ndarray, box: Box) -> bool:
+    """Does the content fill its box like a pasted image (ink all along its edges)?
+    An object photographed on black (a leg in a CT slice) touches its box at a few points."""
+    x0, y0, x1, y1 = box
+    sub = ink[y0:y1, x0:x1]
+    edges = [sub[0].mean(), sub[-1].mean(), sub[:, 0].mean(), sub[:, -1].mean()]
+    return float(np.mean(edges)) >= 0.6
+
+
+def _dark_cut_ok(ink: np.ndarray, pieces: list[Box], fig_w: int, fig_h: int) -> bool:
+    """A cut along a dark gap is kept only between two or more rectangular pieces of
+    comparable size, so an inset on a black MRI, two legs in one CT slice, or a letter
+    in a black corner are not split off."""
+    big = [p for p in pieces if _is_panel(p, fig_w, fig_h)]
+    if len(big) < 2:
+        return False  # cutting a letter or a ruler off a dark image would shrink the panel
+    areas = [(p[2] - p[0]) * (p[3] - p[1]) for p in big]
+    return min(areas) >= DARK_SPLIT_BALANCE * max(areas) and all(_rectangular(ink, p) for p in big)
+
+
+def _cut(
+    ink: np.ndarray,
+    gray: np.ndarray,
+    box: Box,
+    min_gap: int,
+    leaves: list[Box],
+    depth: int = 0,
+    dark: bool = False,
+    trim_ink: np.ndarray | None = None,
+) -> None:
+    # In a dark figure only white margins are trimmed: black borders belong to the images.
+    trim_ink = ink if trim_ink is None else trim_ink
+    trimmed = _trim(trim_ink, box)
     if trimmed is None:
         return
     x0, y0, x1, y1 = trimmed
@@ -129,14 +164,25 @@ def _cut(ink: np.ndarray, gray: np.ndarray, box: Box, min_gap: int, leaves: list
     if depth > 40 or sub.shape[0] < 2 or sub.shape[1] < 2:
         leaves.append(trimmed)
         return
-    row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
-    col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
-    rows = _runs(row_gap, min_gap)
-    cols = _runs(col_gap, min_gap)
+    g = gray[y0:y1, x0:x1]
+    checked = False  # does this cut need _dark_cut_ok?
+    rows: list[tuple[int, int]] = []
+    cols: list[tuple[int, int]] = []
+    if dark:
+        # white rules between panels are safe separators even in a dark figure
+        white = g >= 235
+        rows = _runs(white.mean(axis=1) >= 1 - GAP_INK_FRACTION, 2)
+        cols = _runs(white.mean(axis=0) >= 1 - GAP_INK_FRACTION, 2)
     if not rows and not cols:
-        g = gray[y0:y1, x0:x1]
+        row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
+        col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
+        rows = _runs(row_gap, min_gap)
+        cols = _runs(col_gap, min_gap)
+        checked = dark
+    if not rows and not cols:
         rows = _thin_uniform_runs(g, 1, max(3, round(0.012 * g.shape[0])))
         cols = _thin_uniform_runs(g, 0, max(3, round(0.012 * g.shape[1])))
+        checked = False
     # Cut along the axis with the widest gap first: the outermost layout structure.
     widest_row = max((e - s for s, e in rows), default=0)
     widest_col = max((e - s for s, e in cols), default=0)
@@ -145,12 +191,17 @@ def _cut(ink: np.ndarray, gray: np.ndarray, box: Box, min_gap: int, leaves: list
         return
     if widest_row >= widest_col:
         edges = [0] + [p for s, e in rows for p in (s, e)] + [sub.shape[0]]
-        for a, b in zip(edges[::2], edges[1::2]):
-            _cut(ink, gray, (x0, y0 + a, x1, y0 + b), min_gap, leaves, depth + 1)
+        pieces = [(x0, y0 + a, x1, y0 + b) for a, b in zip(edges[::2], edges[1::2])]
     else:
         edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
-        for a, b in zip(edges[::2], edges[1::2]):
-            _cut(ink, gray, (x0 + a, y0, x0 + b, y1), min_gap, leaves, depth + 1)
+        pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
+    if checked:
+        trimmed_pieces = [t for t in (_trim(ink, p) for p in pieces) if t is not None]  # content extent
+        if not _dark_cut_ok(ink, trimmed_pieces, ink.shape[1], ink.shape[0]):
+            leaves.append(trimmed)
+            return
+    for p in pieces:
+        _cut(ink, gray, p, min_gap, leaves, depth + 1, dark, trim_ink)
 
 
 def _is_panel(box: Box, width: int, height: int) -> bool:
@@ -199,7 +250,12 @@ def find_panels(image: Image.Image) -> PanelLayout:
     h, w = gray.shape
     leaves: list[Box] = []
     # 2 px keeps the thin white rules between tightly packed radiology panels.
-    _cut(ink, gray, (0, 0, w, h), min_gap=2, leaves=leaves)
+    if light:
+        _cut(ink, gray, (0, 0, w, h), min_gap=2, leaves=leaves)
+    else:
+        # dark figure: black gaps separate panels too, under the checks of _dark_cut_ok
+        dark_ink = ~((gray <= DARK_LEVEL) | (gray >= 235))
+        _cut(dark_ink, gray, (0, 0, w, h), min_gap=3, leaves=leaves, dark=True, trim_ink=gray < 235)
     panels = [b for b in leaves if _is_panel(b, w, h)]
     small = [b for b in leaves if not _is_panel(b, w, h)]
     text = _merge_text(small)
