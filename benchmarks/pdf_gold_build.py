@@ -16,13 +16,57 @@ from pathlib import Path
 GOLD = Path(__file__).resolve().parent / "gold" / "pdf_figures"
 
 
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def snap(pdf: Path, page: int, rough: list[float]) -> list[float]:
+    """Union of the page's images, paths and words lying >= 90% inside a hand-drawn rough box."""
+    import pdfplumber
+
+    def inside(b) -> bool:
+        a = max(1e-6, (b[2] - b[0]) * (b[3] - b[1]))
+        ix = max(0.0, min(b[2], rough[2]) - max(b[0], rough[0]))
+        iy = max(0.0, min(b[3], rough[3]) - max(b[1], rough[1]))
+        if (b[2] - b[0]) < 1e-3 or (b[3] - b[1]) < 1e-3:  # lines: test the extent instead of the area
+            return rough[0] - 0.5 <= b[0] and b[2] <= rough[2] + 0.5 and rough[1] - 0.5 <= b[1] and b[3] <= rough[3] + 0.5
+        return ix * iy / a >= 0.9
+
+    with pdfplumber.open(pdf) as pl:
+        pg = pl.pages[page]
+        boxes = [(o["x0"], o["top"], o["x1"], o["bottom"]) for o in (*pg.images, *pg.rects, *pg.lines, *pg.curves)]
+        boxes += [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in pg.extract_words(x_tolerance_ratio=0.15)]
+    inner = [b for b in boxes if inside(b)]
+    if not inner:
+        raise SystemExit(f"{pdf} page {page}: nothing inside the rough box {rough}")
+    return [round(min(b[0] for b in inner), 2), round(min(b[1] for b in inner), 2),
+            round(max(b[2] for b in inner), 2), round(max(b[3] for b in inner), 2)]
+
+
 def main() -> None:
     checked = json.loads((GOLD / "checked_pages.json").read_text())["checked"]
+    corrections = json.loads((GOLD / "corrections.json").read_text())
     papers = []
     for key, pages in sorted(checked.items()):
         induced = json.loads((GOLD / "induced" / f"{key}.json").read_text())
         figs = [dict(name=f["name"], fig_type=f["fig_type"], page=f["page"], box=f["box"], caption_box=f["caption_box"],
-                     method=f["method"]) for f in induced["figures"] if f["page"] in pages]
+                     method=f["method"]) for f in induced["figures"]]
+        for f in figs:
+            fix = corrections.get(key, {}).get(f["name"])
+            if not fix:
+                continue
+            f["page"] = fix.get("page", f["page"])
+            if "box" in fix:
+                f["box"], f["method"] = fix["box"], "hand"
+            if "rough" in fix:
+                f["box"], f["method"] = snap(DATA / induced["pdf"], f["page"], fix["rough"]), "hand-snapped"
+            if "caption_rough" in fix:
+                f["caption_box"] = snap(DATA / induced["pdf"], f["page"], fix["caption_rough"])
+        for name, fix in corrections.get(key, {}).items():
+            if "add" in fix:  # an entry the induction did not produce
+                figs.append(dict(name=name, fig_type=fix.get("fig_type", "Figure"), page=fix["page"],
+                                 box=snap(DATA / induced["pdf"], fix["page"], fix["rough"]),
+                                 caption_box=snap(DATA / induced["pdf"], fix["page"], fix["caption_rough"]), method="hand-snapped"))
+        figs = [f for f in figs if f["page"] in pages]
         missing_box = [f["name"] for f in figs if not f["box"]]
         if missing_box:
             raise SystemExit(f"{key}: checked page has an entry without a box: {missing_box}")

@@ -108,20 +108,23 @@ def _caption_words(words, widx, label):
             widx = widx[k:]
             break
     size = words[widx[0]]["size"] if widx else 0
-    return [i for i in widx if abs(words[i]["size"] - size) < 1.2]
+    return [i for i in widx if abs(words[i]["size"] - size) < 0.5]
 
 
 def _extend_caption(words, cap, size):
-    """The fuzzy span can stop a few words short: add words of the caption's last line and
-    of lines directly below it (same size, within the caption's columns)."""
-    for _ in range(10):
-        grown = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words if abs(w["size"] - size) < 0.3
-                 and w["x0"] >= cap[0] - 2 and w["x1"] <= cap[2] + 2
-                 and (abs(w["bottom"] - cap[3]) < 1.5 or 0 < w["top"] - cap[3] < 0.4 * size)]
-        new = union([cap, *grown])
-        if new == cap:
+    """The fuzzy span can stop a few words short: add the rest of the caption's last line,
+    then up to 3 lines directly below that start at the caption's left edge (same size)."""
+    same = [w for w in words if abs(w["size"] - size) < 0.3 and w["x0"] >= cap[0] - 2 and w["x1"] <= cap[2] + 2]
+    cap = union([cap, *[(w["x0"], w["top"], w["x1"], w["bottom"]) for w in same if abs(w["bottom"] - cap[3]) < 1.5]])
+    for _ in range(3):
+        below = [w for w in same if 0 < w["top"] - cap[3] < 0.4 * size]
+        if not below:
             break
-        cap = new
+        row_bottom = min(w["bottom"] for w in below)
+        row = [w for w in below if abs(w["bottom"] - row_bottom) < 1.5]
+        if min(w["x0"] for w in row) > cap[0] + 3:
+            break  # not a caption line: captions are left-aligned (justified)
+        cap = union([cap, *[(w["x0"], w["top"], w["x1"], w["bottom"]) for w in row]])
     return cap
 
 
@@ -164,22 +167,27 @@ def band_region(page, pt: PageText, cap_box, side: str, body_size: float, is_tab
     the running header (above y = 58 pt).
     """
     x0, x1 = cap_box[0] - 12, cap_box[2] + 12
-    if is_table:  # a centred, narrow table caption: rows overlapping the caption's span define the table width
-        below = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in pt.words if 0 <= w["top"] - cap_box[3] <= 3 * body_size]
-        rows = [b for b in below if min(b[2], x1) - max(b[0], x0) > 0]
-        if rows:
-            x0, x1 = min(x0, min(b[0] for b in below if b[1] <= max(r[3] for r in rows)) - 2), max(x1, max(b[2] for b in below if b[1] <= max(r[3] for r in rows)) + 2)
-            x0, x1 = max(x0, cap_box[0] - 0.5 * page.width), min(x1, cap_box[2] + 0.5 * page.width)
+    if is_table and (cap_box[2] - cap_box[0]) < 0.7 * page.width:
+        centre = (cap_box[0] + cap_box[2]) / 2
+        text_x0 = min((w["x0"] for w in pt.words), default=0)
+        text_x1 = max((w["x1"] for w in pt.words), default=page.width)
+        if abs(centre - page.width / 2) < 0.08 * page.width:
+            x0, x1 = text_x0 - 2, text_x1 + 2  # a centred caption heads a page-wide table
+        elif centre < page.width / 2:
+            x0, x1 = text_x0 - 2, page.width / 2  # left column
+        else:
+            x0, x1 = page.width / 2, text_x1 + 2  # right column
     inspan = lambda b: b[0] >= x0 and b[2] <= x1
     words = [w for w in pt.words if inspan((w["x0"], w["top"], w["x1"], w["bottom"]))]
     lines = _lines(words)
     items = [dict(box=o, kind="obj") for o in page_objects(page) if inspan(o)]
     for l in lines:
-        body = (not is_table) and l["n"] >= 50 and l["size"] >= body_size - 1.5
+        body = (not is_table) and l["n"] >= 50
         items.append(dict(box=l["box"], kind="line", body=body))
-    for c in other_caps:
-        if min(c[2], x1) - max(c[0], x0) > 0:  # only barriers in this caption's columns
-            items.append(dict(box=list(c), kind="caption", body=True))
+    barriers = [list(c) for c in other_caps if min(c[2], x1) - max(c[0], x0) > 0]  # in this caption's columns
+    overlaps = lambda a, b: min(a[2], b[2]) - max(a[0], b[0]) >= -0.5 and min(a[3], b[3]) - max(a[1], b[1]) >= -0.5
+    items = [i for i in items if not any(overlaps(i["box"], b) for b in barriers)]
+    items += [dict(box=b, kind="caption", body=True) for b in barriers]
     if side == "above":
         cand = sorted([i for i in items if i["box"][3] <= cap_box[1] + 1], key=lambda i: -i["box"][3])
         edge = cap_box[1]

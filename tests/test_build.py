@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import shutil
 import tarfile
@@ -210,7 +211,7 @@ def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path):
     for key in ("PMC4657150", "PMC4691483", "PMC4706923", "PMC4706934", "PMC4706941"):
         shutil.copytree(HINDAWI / key, corpus / key)
     out = tmp_path / "ds"
-    real = build_module.process_article
+    real = functools.partial(build_module.process_article, pdf_figures=False)
     calls = {"n": 0}
 
     def dies_on_fourth(source, out_dir):
