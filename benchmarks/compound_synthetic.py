@@ -2,9 +2,9 @@
 
     .venv/bin/python benchmarks/compound_synthetic.py [--n 1000] [--singles 200] [--seed 0]
 
-Panels are real: the gold panels and single-panel figures of
-benchmarks/gold/subfigures/real_gold.json (Hindawi/eLife PDF images, MedICaT PNGs), cut
-from ../shared/data at run time. Each synthetic figure draws a random layout (1-3 rows,
+Panels are real: the embedded images of the Hindawi/eLife PDF figures (one image object is
+one picture; figures whose images are compound inside are skipped) and the single-panel
+MedICaT PNGs, cut from ../shared/data at run time. Each synthetic figure draws a random layout (1-3 rows,
 1-4 columns, ragged rows), gap (0 px with a thin separator line, or 2-24 px), background
 (white, black), optional panel frames, a label style ("A", "a", "(a)", "a.", "A" in a white
 box) and position (inside a corner, above-left outside, centred below like Hindawi), and a
@@ -50,20 +50,25 @@ TITLES = [
 
 
 def real_panels(gold_path: Path = GOLD) -> list[Image.Image]:
-    """Real single panels: every gold panel crop and every single-panel gold figure."""
+    """Real single panels: every embedded image of the gold PDF figures (one image object is
+    one picture) that is not itself compound, and the single-panel MedICaT PNGs."""
     import json
 
-    figures = json.loads(gold_path.read_text())["figures"]
+    from compound_build_gold import EXCLUDED, SINGLE_EXCLUDED
+    from compound_real_figures import pdf_sources
+
     panels = []
-    for fig in tqdm(figures, desc="cutting real panels", unit="fig"):
-        image = load_image(fig["source"])
-        if fig["compound"]:
-            for s in fig["subfigures"]:
-                x0, y0, x1, y1 = s["box"]
-                if x1 - x0 >= 60 and y1 - y0 >= 60:
-                    panels.append(image.crop((x0, y0, x1, y1)).copy())
-        elif image.width >= 60 and image.height >= 60:
-            panels.append(image.copy())
+    for s in tqdm(pdf_sources(), desc="cutting real panels", unit="fig"):
+        if s["figure_key"] in EXCLUDED or s["figure_key"] in SINGLE_EXCLUDED:
+            continue
+        image = load_image(s["source"])
+        for x0, y0, x1, y1 in s["image_boxes_px"]:
+            x0, y0, x1, y1 = max(0, x0 + 2), max(0, y0 + 2), min(image.width, x1 - 2), min(image.height, y1 - 2)
+            if x1 - x0 >= 60 and y1 - y0 >= 60:
+                panels.append(image.crop((x0, y0, x1, y1)).copy())
+    for fig in json.loads(gold_path.read_text())["figures"]:
+        if fig["source"]["kind"] == "medicat" and not fig["compound"]:
+            panels.append(load_image(fig["source"]))
     return panels
 
 
@@ -157,7 +162,16 @@ def make_figure(rng: random.Random, panels: list[Image.Image], n_panels: int | N
     img = Image.new("RGB", (width, height), bg)
     draw = ImageDraw.Draw(img)
     if line_colour is not None:
-        draw.rectangle([0, 0, width, height], fill=line_colour)
+        # touching panels: the 3 px between neighbours is a separator line, the rest background
+        row_tops = sorted({py for _, _, py in placed})
+        for top in row_tops:
+            row = [(t, px) for t, px, py in placed if py == top]
+            for (t, px), _ in zip(row, row[1:]):
+                draw.rectangle([px + t.width, top, px + t.width + 2, top + cell_h - 1], fill=line_colour)
+        for upper, lower in zip(row_tops, row_tops[1:]):
+            w_up = max(px + t.width for t, px, py in placed if py == upper)
+            w_low = max(px + t.width for t, px, py in placed if py == lower)
+            draw.rectangle([0, lower - 3, min(w_up, w_low) - 1, lower - 1], fill=line_colour)
     subs = []
     caption, frags = _caption(rng, n, upper)
     for i, (tile, px, py) in enumerate(placed):
@@ -190,6 +204,9 @@ def make_figure(rng: random.Random, panels: list[Image.Image], n_panels: int | N
             label = chr(ord("a") + i)
         subs.append({"label": label, "box": box, "subcaption": frags[i] if n > 1 else []})
     record = {
+        "background": "dark" if dark_bg else "light",
+        "gap": gap,
+        "label_position": label_pos,
         "caption": caption,
         "width": width,
         "height": height,
@@ -234,10 +251,24 @@ def main() -> int:
             rec["subcaption_spans"] = [list(s) for s in sub.subcaption_spans]
     label = evaluate_subfigures(golds, preds_label)
     heur = evaluate_subfigures(golds, preds_heur)
+    breakdown = []
+    for name, keep in (
+        ("light background", lambda g: g["background"] == "light"),
+        ("dark background", lambda g: g["background"] == "dark"),
+        ("touching panels (gap 0)", lambda g: g["gap"] == 0),
+        ("no panel letters", lambda g: g["label_position"] is None),
+    ):
+        sub = [g for g in golds if g["compound"] and keep(g)]
+        if sub:
+            sc = evaluate_subfigures(sub, preds_label)
+            breakdown.append((name, len(sub), sc.map_50, sc.medicat_f1))
     n_panels = sum(len(g["subfigures"]) for g in golds)
     print(f"\nSynthetic: {args.n} compound figures ({n_panels} panels) tiled from {len(panels)} real panels + {args.singles} single-panel figures, seed {args.seed}")
     print(label.table())
     print(f"\nMedICaT-metric F1, predicted boxes: label alignment {100 * label.medicat_f1:.1f} vs MedICaT heuristic {100 * heur.medicat_f1:.1f}")
+    print("\nby layout:                 figures  mAP@0.5  MedICaT F1")
+    for name, n, m, f in breakdown:
+        print(f"  {name:<25} {n:6d}  {m:7.3f}  {f:10.3f}")
     ms = sorted(1000 * t for t in times)
     print(f"speed, one thread: median {statistics.median(ms):.0f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.0f} ms per figure")
     return 0

@@ -106,14 +106,29 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
     """Thin separator lines of any colour: runs of 1..max_len rows (axis=1) or columns
     (axis=0) whose pixels are all one value, between rows/columns that are not uniform.
     A wide uniform band (the black air around a head CT) is not a separator."""
-    spread = values.max(axis=axis).astype(np.int16) - values.min(axis=axis).astype(np.int16)
-    uniform = spread <= 6
-    runs = []
+    v = values.astype(np.int16)
+    light = v >= LIGHT_LEVEL
+    # white background next to a short rule (ragged rows) does not break the rule
+    hi = np.where(light, -1, v).max(axis=axis)
+    lo = np.where(light, 999, v).min(axis=axis)
+    dark_share = 1.0 - light.mean(axis=axis)
+    spread = np.where(dark_share > 0, hi - lo, v.max(axis=axis) - v.min(axis=axis))
+    level = np.where(dark_share > 0, lo, np.median(values, axis=axis))
+    uniform = (spread <= 6) & ((dark_share >= 0.3) | (dark_share == 0))
+    # a run is one tone: a black panel next to a grey rule is two runs
+    step = np.abs(np.diff(level, prepend=level[:1])) > 6
+    candidates = []
     for s, e in _runs(uniform, 1):
+        cuts = [s] + [i for i in range(s + 1, e) if step[i]] + [e]
+        candidates += [(a, b) for a, b in zip(cuts, cuts[1:])]
+    runs = []
+    for s, e in candidates:
+        if s == 0 or e == len(uniform):
+            continue
         if e - s > max_len:
             continue
         # each side must be textured or of another tone: images abut the line
-        line = float(np.median(values[s] if axis == 1 else values[:, s]))
+        line = float(level[s])
         sides_ok = True
         for k in (s - 1, e):
             side = values[k] if axis == 1 else values[:, k]
@@ -141,7 +156,13 @@ def _dark_cut_ok(ink: np.ndarray, pieces: list[Box], fig_w: int, fig_h: int) -> 
     if len(big) < 2:
         return False  # cutting a letter or a ruler off a dark image would shrink the panel
     areas = [(p[2] - p[0]) * (p[3] - p[1]) for p in big]
-    return min(areas) >= DARK_SPLIT_BALANCE * max(areas) and all(_rectangular(ink, p) for p in big)
+    if min(areas) < DARK_SPLIT_BALANCE * max(areas):
+        return False
+    if all(_rectangular(ink, p) for p in big):
+        return True
+    # Radiology panels on black have no visible edge; three or more of nearly one size in a
+    # row or column are a layout (an MRI series), two are not (two legs in one CT slice).
+    return len(big) >= 3 and min(areas) >= 0.5 * max(areas)
 
 
 def _cut(
@@ -165,41 +186,44 @@ def _cut(
         leaves.append(trimmed)
         return
     g = gray[y0:y1, x0:x1]
-    checked = False  # does this cut need _dark_cut_ok?
-    rows: list[tuple[int, int]] = []
-    cols: list[tuple[int, int]] = []
+    # Separators, tried in order; the first kind present that passes its check is cut.
+    options: list[tuple[list[tuple[int, int]], list[tuple[int, int]], bool]] = []
     if dark:
         # white rules between panels are safe separators even in a dark figure
         white = g >= 235
-        rows = _runs(white.mean(axis=1) >= 1 - GAP_INK_FRACTION, 2)
-        cols = _runs(white.mean(axis=0) >= 1 - GAP_INK_FRACTION, 2)
-    if not rows and not cols:
-        row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
-        col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
-        rows = _runs(row_gap, min_gap)
-        cols = _runs(col_gap, min_gap)
-        checked = dark
-    if not rows and not cols:
-        rows = _thin_uniform_runs(g, 1, max(3, round(0.012 * g.shape[0])))
-        cols = _thin_uniform_runs(g, 0, max(3, round(0.012 * g.shape[1])))
-        checked = False
-    # Cut along the axis with the widest gap first: the outermost layout structure.
-    widest_row = max((e - s for s, e in rows), default=0)
-    widest_col = max((e - s for s, e in cols), default=0)
-    if not rows and not cols:
+        options.append((_runs(white.mean(axis=1) >= 1 - GAP_INK_FRACTION, 2), _runs(white.mean(axis=0) >= 1 - GAP_INK_FRACTION, 2), False))
+    row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
+    col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
+    options.append((_runs(row_gap, min_gap), _runs(col_gap, min_gap), dark))
+    options.append(
+        (
+            _thin_uniform_runs(g, 1, max(3, round(0.012 * g.shape[0]))),
+            _thin_uniform_runs(g, 0, max(3, round(0.012 * g.shape[1]))),
+            False,
+        )
+    )
+    pieces: list[Box] = []
+    for rows, cols, checked in options:
+        if not rows and not cols:
+            continue
+        # Cut along the axis with the widest gap first: the outermost layout structure.
+        widest_row = max((e - s for s, e in rows), default=0)
+        widest_col = max((e - s for s, e in cols), default=0)
+        if widest_row >= widest_col:
+            edges = [0] + [p for s, e in rows for p in (s, e)] + [sub.shape[0]]
+            pieces = [(x0, y0 + a, x1, y0 + b) for a, b in zip(edges[::2], edges[1::2])]
+        else:
+            edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
+            pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
+        if checked:
+            content = [t for t in (_trim(ink, p) for p in pieces) if t is not None]
+            if not _dark_cut_ok(ink, content, ink.shape[1], ink.shape[0]):
+                pieces = []
+                continue
+        break
+    if not pieces:
         leaves.append(trimmed)
         return
-    if widest_row >= widest_col:
-        edges = [0] + [p for s, e in rows for p in (s, e)] + [sub.shape[0]]
-        pieces = [(x0, y0 + a, x1, y0 + b) for a, b in zip(edges[::2], edges[1::2])]
-    else:
-        edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
-        pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
-    if checked:
-        trimmed_pieces = [t for t in (_trim(ink, p) for p in pieces) if t is not None]  # content extent
-        if not _dark_cut_ok(ink, trimmed_pieces, ink.shape[1], ink.shape[0]):
-            leaves.append(trimmed)
-            return
     for p in pieces:
         _cut(ink, gray, p, min_gap, leaves, depth + 1, dark, trim_ink)
 
@@ -243,7 +267,8 @@ def find_panels(image: Image.Image) -> PanelLayout:
     work = image
     if max(width, height) > ANALYSIS_MAX_SIDE:
         scale = ANALYSIS_MAX_SIDE / max(width, height)
-        work = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.BILINEAR)
+        # nearest keeps thin separator rules crisp (bilinear would blur them into the images)
+        work = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.NEAREST)
     gray = _gray(work)
     background, light = _background_mask(gray)
     ink = ~background
