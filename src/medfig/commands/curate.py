@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
         licence=args.licence, min_words=args.min_words, language_threshold=args.language_threshold,
         language=not args.no_language_filter, language_english_guard=args.language_english_guard, medical_filter=not args.no_medical_filter,
         keywords_file=args.keywords, require_images=not args.allow_missing_images,
-        duplicates=not args.no_duplicates, phash_threshold=args.phash_threshold,
+        duplicates=not args.no_duplicates, image_filter=args.image_filter, phash_threshold=args.phash_threshold,
         dhash_threshold=args.dhash_threshold, vocabulary=args.vocabulary, lexicon=args.lexicon,
         min_concept_frequency=args.min_concept_frequency, splits=fractions, seed=args.seed,
     )
@@ -55,6 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-duplicates", action="store_true", help="skip near-duplicate removal")
     p.add_argument("--phash-threshold", type=int, default=6, help="max pHash Hamming distance (default 6)")
     p.add_argument("--dhash-threshold", type=int, default=12, help="max dHash Hamming distance (default 12)")
+    p.add_argument("--image-filter", metavar="MODEL",
+                   help="drop figures this trained image filter calls non-radiology (needs medfig[torch]; "
+                        "skipped with a message without torch)")
     p.add_argument("--vocabulary", help="concept vocabulary CSV (ROCOv2 cui_mapping.csv or a MeSH CSV)")
     p.add_argument("--lexicon", help="learned term->concept lexicon (from `medfig concepts --learn`)")
     p.add_argument("--min-concept-frequency", type=int, default=10,

@@ -43,6 +43,7 @@ class CurateOptions:
     keywords_file: str | None = None
     require_images: bool = True
     duplicates: bool = True
+    image_filter: str | None = None  # trained head from `medfig train image-filter`
     phash_threshold: int = 6
     dhash_threshold: int = 12
     vocabulary: str | None = None
@@ -115,6 +116,10 @@ def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = Fal
         from medfig.curate.duplicates import DuplicateFilter
 
         steps.append(DuplicateFilter(dataset, opts.phash_threshold, opts.dhash_threshold, progress=progress))
+    if opts.image_filter:
+        from medfig.curate.image_classifier import ImageClassifierFilter
+
+        steps.append(ImageClassifierFilter(opts.image_filter, dataset))
     steps += concept_steps(opts)
     from medfig.curate.splits import SplitAssigner
 
