@@ -24,6 +24,8 @@ _EXPORTS = {
     "find_mentions": "medfig.text.mentions",
     "write_demo_corpus": "medfig.demo",
     "load_dataset": "medfig.dataset",
+    "curate": "medfig.curate.run",
+    "load_release": "medfig.export.release",
 }
 
 __all__ = ["__version__", *_EXPORTS]
