@@ -109,6 +109,39 @@ def _position_panel(label: str, boxes: list[Box]) -> int | None:
     return int(np.argmax(score))
 
 
+def _lines(boxes: list[Box], axis: int) -> list[list[int]]:
+    """Rows (axis=1, by top edge) or columns (axis=0, by left edge) of boxes, in order;
+    a box joins a line when its edge is within ROW_TOLERANCE_PX of a box in it."""
+    lines: list[list[int]] = []
+    for i in sorted(range(len(boxes)), key=lambda i: boxes[i][axis]):
+        for line in lines:
+            if any(abs(boxes[i][axis] - boxes[j][axis]) <= ROW_TOLERANCE_PX for j in line):
+                line.append(i)
+                break
+        else:
+            lines.append([i])
+    return sorted(lines, key=lambda line: min(boxes[j][axis] for j in line))
+
+
+def _line_panels(label: str, boxes: list[Box]) -> list[int]:
+    """Indices of the boxes in a named row/column ("row-top", "column-1", "column-left")."""
+    kind, _, where = label.partition("-")
+    lines = _lines(boxes, 1 if kind == "row" else 0)
+    if not lines:
+        return []
+    first = ("top", "upper", "left", "1")
+    last = ("bottom", "lower", "right")
+    if where in first:
+        return lines[0]
+    if where in last:
+        return lines[-1]
+    if where in ("middle", "center", "centre"):
+        return lines[len(lines) // 2]
+    if where.isdigit() and 1 <= int(where) <= len(lines):
+        return lines[int(where) - 1]
+    return []
+
+
 def label_alignment(
     boxes: list[Box], ocr_labels: list[PanelLabel], parsed: ParsedCaption
 ) -> tuple[list[str | None], dict[int, PanelLabel]]:
@@ -128,9 +161,12 @@ def label_alignment(
         if out[i] is None and unused:
             out[i] = unused.pop(0)
     for label in positions:
+        if label.startswith(("row-", "column-")):
+            for i in _line_panels(label, boxes):
+                if out[i] is None:
+                    out[i] = label
+            continue
         i = _position_panel(label, boxes)
         if i is not None and out[i] is None:
             out[i] = label
-    if not letters and not positions and read:
-        pass  # labels read but caption has none: keep None subcaptions
     return out, read

@@ -284,7 +284,11 @@ def load_records(path: str | Path) -> list[dict]:
             raise ValueError(f"{path}: not JSON or JSON lines (line {exc.lineno}: {exc.msg})") from exc
     if isinstance(data, dict) and "figures" in data and isinstance(data["figures"], list):
         data = data["figures"]
+    elif isinstance(data, dict) and "figure_key" in data:
+        data = [data]  # one JSON-lines record
     if isinstance(data, dict):
+        if not all(isinstance(v, dict) for v in data.values()):
+            raise ValueError(f"{path}: expected figure records keyed by figure key")
         data = [dict(v, figure_key=v.get("figure_key", k)) for k, v in data.items()]
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a list of figure records")

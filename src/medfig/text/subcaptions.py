@@ -11,7 +11,10 @@ Panel markers recognised (``L`` is one letter, ranges and lists expanded):
   ``a–c Scanning ...`` (Nature) -- only when the caption uses a run of them in order
   (``a``, ``b``, ...), so the article "A patient ..." is never a marker;
 - position words in brackets or leading a clause: ``(left)``, ``Right:``, ``(top)``,
-  ``upper left``, ``middle``, ``first column`` -> labels such as ``"left"``, ``"top-right"``.
+  ``upper left``, ``middle`` -> labels such as ``"left"``, ``"upper-left"``; rows and columns:
+  ``Top row:``, ``(first column)`` -> ``"row-top"``, ``"column-1"`` (every panel in it).
+
+Not handled: insets ("inset: ...") stay with the text around them.
 
 Each marker is *leading* (its text follows: ``(a) Barium enema``) or *trailing* (its
 text precedes: ``Brain CT (A) and MR images (B, C)``). A marker is leading when nothing
@@ -36,7 +39,8 @@ _BRACKETED = re.compile(rf"[\(\[]\s*({_L}(?:{_LIST_SEP}{_L})*)\s*[\)\]]")
 _HALF_BRACKET = re.compile(rf"(?<![\(\w])({_L})\)")
 # "a, b Schematic", "c–e SEM", "A: ...", "B. ..." at a clause start
 _LEADING_LETTERS = re.compile(rf"({_L}(?:{_LIST_SEP}{_L})*)(?:\s*[:.,]\s+|\s+)(?=[A-Z(\d\w])")
-_POSITION_WORDS = r"(?:upper|lower|top|bottom|middle|center|centre|left|right)"
+_POSITION_WORDS = r"(?:upper|lower|top|bottom|middle|center|centre|left|right|first|second|third|fourth)"
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
 _POSITION = re.compile(
     rf"[\(\[]\s*((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column))?)\s*[\)\]]"
     rf"|(?:(?<=^)|(?<=[.;:]\s))((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*[:,]",
@@ -153,10 +157,14 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         taken.append((m.start(), m.end()))
     for m in _POSITION.finditer(caption, body_start):
         text = (m[1] or m[2] or "").lower()
-        words = [w for w in re.split(r"[\s-]+", text) if w not in ("panel", "panels", "image", "images", "row", "rows", "column", "columns")]
+        parts = re.split(r"[\s-]+", text)
+        words = [w for w in parts if w not in ("panel", "panels", "image", "images", "row", "rows", "column", "columns")]
         if not words or not free(m.start(), m.end()):
             continue
-        markers.append(Marker(["-".join(words)], m.start(), m.end(), "position"))
+        kind = next((w.rstrip("s") for w in parts if w.rstrip("s") in ("row", "column")), None)
+        words = [_ORDINALS.get(w, w) for w in words]
+        label = f"{kind}-{'-'.join(words)}" if kind else "-".join(words)
+        markers.append(Marker([label], m.start(), m.end(), "position"))
         taken.append((m.start(), m.end()))
     for m in _HALF_BRACKET.finditer(caption, body_start):
         if free(m.start(), m.end()) and _only_punct(caption[_clause_start(caption, m.start(), body_start) : m.start()]):

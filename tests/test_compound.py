@@ -1,0 +1,182 @@
+"""Compound figures: panel splitting, OCR panel letters, alignment, inline refs, crops, CLI.
+
+Synthetic figures (exact ground truth) are built here from noise/gradient panels; real
+checks use the MedICaT sample PNGs in ../shared/data.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from medfig.cli import main
+from medfig.compound import analyze_compound, split_compound, write_crops
+from medfig.compound.align import heuristic_alignment, reading_order
+from medfig.records import InlineRef
+from medfig.text.subcaptions import parse_subcaptions
+from medfig.vision.subfigures import find_panels
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+MEDICAT = DATA / "medicat_sample" / "figures"
+FOUR_MRI = MEDICAT / "5f2d2f2ffbd20c7ff3ac30d514da54ee5bd825b4_2-Figure2-1.png"
+FOUR_MRI_CAPTION = "Fig. 2. Mid sagittal (A, C) and axial MRI (B, D) of the cervical spine showing a mass like lesion with enhancement."
+MRI_WITH_INSET = MEDICAT / "26491ab76c6e8d6acc582e71bb6b3b5f5601ccc2_3-Figure4-1.png"
+
+
+def _panel(rng: np.random.Generator, w: int, h: int) -> Image.Image:
+    """A textured photo-like panel: a gradient with noise, mid-grey so letters read on it."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    base = 60 + 80 * (xx / w) + 40 * (yy / h)
+    arr = np.clip(base + rng.normal(0, 12, (h, w)), 0, 200).astype(np.uint8)
+    return Image.fromarray(np.stack([arr, arr, arr], axis=-1))
+
+
+def synthetic_grid(rows: int, cols: int, gap: int = 10, letters: bool = True, seed: int = 0):
+    """A white-background grid with exact panel boxes, optional white letters top-left."""
+    rng = np.random.default_rng(seed)
+    pw, ph = 180, 150
+    img = Image.new("RGB", (cols * pw + (cols + 1) * gap, rows * ph + (rows + 1) * gap), "white")
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=26)
+    boxes = []
+    for r in range(rows):
+        for c in range(cols):
+            x, y = gap + c * (pw + gap), gap + r * (ph + gap)
+            img.paste(_panel(rng, pw, ph), (x, y))
+            boxes.append([x, y, x + pw, y + ph])
+            if letters:
+                draw.text((x + 8, y + 4), chr(ord("A") + r * cols + c), fill="white", font=font)
+    return img, boxes
+
+
+def test_grid_panels_are_found_exactly():
+    img, boxes = synthetic_grid(2, 3)
+    layout = find_panels(img)
+    assert sorted(map(list, layout.panels)) == sorted(boxes)
+    assert layout.compound
+
+
+def test_touching_panels_split_at_a_thin_rule():
+    rng = np.random.default_rng(1)
+    img = Image.new("RGB", (403, 150), (30, 30, 30))
+    img.paste(_panel(rng, 200, 150), (0, 0))
+    img.paste(_panel(rng, 200, 150), (203, 0))  # 3 px dark-grey rule between them
+    layout = find_panels(img)
+    assert sorted(map(list, layout.panels)) == [[0, 0, 200, 150], [203, 0, 403, 150]]
+
+
+def test_one_image_is_not_split():
+    rng = np.random.default_rng(2)
+    layout = find_panels(_panel(rng, 400, 300))
+    assert not layout.compound and layout.panels == [(0, 0, 400, 300)]
+
+
+def test_two_objects_on_black_are_one_panel():
+    # two legs in one CT slice: comparable blobs on black, no visible panel edge
+    img = Image.new("RGB", (400, 240), "black")
+    d = ImageDraw.Draw(img)
+    d.ellipse([30, 40, 170, 200], fill=(150, 150, 150))
+    d.ellipse([230, 40, 370, 200], fill=(150, 150, 150))
+    assert not find_panels(img).compound
+
+
+def test_real_mri_with_scout_inset_is_not_split():
+    assert not analyze_compound(Image.open(MRI_WITH_INSET)).compound
+
+
+def test_ocr_letters_drive_the_alignment():
+    img, boxes = synthetic_grid(2, 2)
+    caption = "Figure 1. Title. (A) first view. (B) second view. (C) third view. (D) fourth view."
+    result = analyze_compound(img, caption)
+    assert result.compound
+    by_box = {tuple(s.box_px): s for s in result.subfigures}
+    for i, box in enumerate(boxes):
+        sub = by_box[tuple(box)]
+        assert sub.label == "abcd"[i]
+        assert sub.label_source == "ocr"
+        assert sub.subcaption == ["first view.", "second view.", "third view.", "fourth view."][i]
+
+
+def test_letters_beat_reading_order_when_panels_are_lettered_column_first():
+    # letters run down the columns (A C / B D), so reading order would be wrong
+    img, boxes = synthetic_grid(2, 2, letters=False)
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=26)
+    for letter, box in zip("ACBD", boxes):
+        draw.text((box[0] + 8, box[1] + 4), letter, fill="white", font=font)
+    caption = "(A) one. (B) two. (C) three. (D) four."
+    label = {tuple(s.box_px): s.label for s in analyze_compound(img, caption).subfigures}
+    heur = {tuple(s.box_px): s.label for s in analyze_compound(img, caption, alignment="heuristic").subfigures}
+    assert [label[tuple(b)] for b in boxes] == ["a", "c", "b", "d"]
+    assert [heur[tuple(b)] for b in boxes] == ["a", "b", "c", "d"]
+
+
+def test_medicat_heuristic_rows_within_50px():
+    boxes = [(300, 40, 400, 100), (0, 0, 100, 100), (150, 45, 250, 100), (0, 200, 100, 300)]
+    assert reading_order(boxes) == [1, 2, 0, 3]
+    labels = heuristic_alignment(boxes + [(150, 200, 250, 300)], parse_subcaptions("(a) x. (b) y. (c) z. (d) w."))
+    assert labels == ["c", "a", "b", "d", "d"]  # the extra box gets the last subcaption
+
+
+def test_real_four_panel_mri():
+    result = analyze_compound(Image.open(FOUR_MRI), FOUR_MRI_CAPTION)
+    got = {s.label: s for s in result.subfigures}
+    assert sorted(got) == ["a", "b", "c", "d"]
+    assert got["a"].box_px == [0, 0, 253, 317] and got["d"].box_px == [261, 325, 650, 642]
+    assert got["a"].subcaption == got["c"].subcaption == "Mid sagittal"
+    assert got["b"].subcaption == "axial MRI"
+    assert sum(s.label_source == "ocr" for s in result.subfigures) >= 2
+
+
+def test_inline_refs_attach_to_the_panels_they_name():
+    refs = [
+        InlineRef(figure_id="F2", sentence="The lesion enhanced (Figure 2B, D).", panels=["B", "D"]),
+        InlineRef(figure_id="F2", sentence="See Figure 2.", panels=[]),
+    ]
+    subs = split_compound(Image.open(FOUR_MRI), FOUR_MRI_CAPTION, refs, figure_id="F2")
+    cited = {s.label: [r.sentence for r in s.inline_refs] for s in subs}
+    assert cited["b"] == cited["d"] == ["The lesion enhanced (Figure 2B, D)."]
+    assert cited["a"] == cited["c"] == []
+    assert all(s.figure_id == "F2" for s in subs)
+
+
+def test_single_panel_split_is_empty_and_crops_are_written(tmp_path):
+    assert split_compound(Image.open(MRI_WITH_INSET), "Figure 4. MRI scan.") == []
+    subs = split_compound(Image.open(FOUR_MRI), FOUR_MRI_CAPTION)
+    write_crops(Image.open(FOUR_MRI), subs, tmp_path, "images/subfigures/fig2")
+    for s in subs:
+        crop = Image.open(tmp_path / s.crop_file)
+        assert crop.size == (s.box_px[2] - s.box_px[0], s.box_px[3] - s.box_px[1])
+
+
+def test_cli_json_contract_and_preview(tmp_path, capsys):
+    preview = tmp_path / "prev.png"
+    assert main(["compound", str(FOUR_MRI), "--caption", FOUR_MRI_CAPTION, "--json", "--preview", str(preview)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"compound", "subfigures"} and out["compound"] is True
+    assert all(set(s) == {"label", "box", "score", "subcaption"} for s in out["subfigures"])
+    assert all(len(s["box"]) == 4 and 0 < s["score"] <= 1 for s in out["subfigures"])
+    img = Image.open(preview)
+    assert img.width == 650 and img.height > 670  # the figure plus a legend
+
+
+def test_cli_bad_image_names_the_file(tmp_path, capsys):
+    bad = tmp_path / "broken.png"
+    bad.write_bytes(b"not an image")
+    assert main(["compound", str(bad)]) == 2
+    assert str(bad) in capsys.readouterr().err
+    assert main(["compound", str(tmp_path / "missing.png")]) == 2
+    assert "missing.png" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in MEDICAT.glob("*.png")))
+def test_medicat_sample_runs_and_boxes_stay_inside(name):
+    img = Image.open(MEDICAT / name)
+    result = analyze_compound(img, "")
+    for s in result.subfigures:
+        x0, y0, x1, y1 = s.box_px
+        assert 0 <= x0 < x1 <= img.width and 0 <= y0 < y1 <= img.height

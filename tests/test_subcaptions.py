@@ -1,0 +1,95 @@
+"""Caption -> per-panel subcaptions (medfig.text.subcaptions), one case per caption style."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from medfig.text.subcaptions import parse_subcaptions
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def subs(caption: str) -> dict[str, str]:
+    return {s.label: s.text for s in parse_subcaptions(caption).subcaptions}
+
+
+def test_bracketed_leading_markers_split_at_each_marker():
+    got = subs("Figure 4. Endoscopic images. (A) Stricture with a small ulcer. (B) Stents seen on radiograph.")
+    assert got == {"a": "Stricture with a small ulcer.", "b": "Stents seen on radiograph."}
+
+
+def test_title_before_the_first_marker_is_shared_not_a_subcaption():
+    got = subs("Figure 2: Survival comparison. (a) Total patients. (b) Early stage.")
+    assert "Survival" not in got["a"] and got["a"] == "Total patients."
+
+
+def test_trailing_markers_take_the_text_before_them():
+    got = subs("Fig. 1. Brain CT (A) and MR diffusion images (B, C) showing no intracranial lesion.")
+    assert got == {"a": "Brain CT", "b": "MR diffusion images", "c": "MR diffusion images"}
+
+
+def test_marker_after_a_function_word_leads():
+    got = subs("Figure 2. Resolution, as evidenced by (A) colonoscopy and (B) plain abdominal radiograph.")
+    assert got == {"a": "colonoscopy", "b": "plain abdominal radiograph."}
+
+
+def test_comma_and_colon_letter_style():
+    got = subs("Figure 3. A, Axial CT at follow-up; B, Doppler ultrasound; C: chest radiograph.")
+    assert got == {"a": "Axial CT at follow-up", "b": "Doppler ultrasound", "c": "chest radiograph."}
+
+
+def test_range_shares_text_between_panels():
+    got = subs("(A–C) Serial CT scans of the chest. (D) MRI of the spine.")
+    assert got["a"] == got["b"] == got["c"] == "Serial CT scans of the chest."
+    assert got["d"] == "MRI of the spine."
+
+
+def test_grouped_markers_and_and_lists():
+    assert set(subs("(a) and (b) Note the prominent forehead.")) == {"a", "b"}
+    assert subs("(a and b) Cross sections show recurrence.")["b"] == "Cross sections show recurrence."
+    got = subs("Coronary angiography showing dual LAD ((a), (b)) and lone Cx ((c), (d)).")
+    assert got["a"] == got["b"] == "Coronary angiography showing dual LAD"
+    assert got["c"] == got["d"] == "lone Cx"
+
+
+def test_nature_style_bold_letters_ignore_inner_references():
+    got = subs("Formation. a, b Schematic of the process (a) and summary (b). c–e SEM images of BM (c), PM (d).")
+    assert set(got) == {"a", "b", "c", "d", "e"}
+    assert got["c"] == got["e"] and got["c"].startswith("SEM images")
+
+
+def test_article_a_is_not_a_panel_marker():
+    assert subs("A patient with a mass. A CT scan shows a lesion.") == {}
+
+
+def test_capital_structure_letters_inside_a_lowercase_panel_are_not_panels():
+    got = subs("(a) The retina. A: optic nerve disc. B: points. (b) The choroid. A: ILM.")
+    assert set(got) == {"a", "b"}
+
+
+def test_scale_information_is_left_out():
+    got = subs("(a) SEM image of the plate, scale bar 5 µm. (b) TEM image.")
+    assert "scale" not in got["a"].lower() and got["a"].startswith("SEM image of the plate")
+
+
+def test_positions_rows_and_columns():
+    assert subs("Chest X-ray (left) and CT (right) of the patient.") == {"left": "Chest X-ray", "right": "CT"}
+    assert subs("Figure 1. Top row: CT images; bottom row: MRI images.") == {"row-top": "CT images", "row-bottom": "MRI images."}
+    assert set(subs("Brain MRI (first column) and CT (second column).")) == {"column-1", "column-2"}
+    assert set(subs("Upper left, axial CT; upper right, coronal CT.")) == {"upper-left", "upper-right"}
+
+
+def test_spans_are_offsets_into_the_caption():
+    caption = "Figure 1. (A) Barium enema and (B) endoscopic image."
+    for s in parse_subcaptions(caption).subcaptions:
+        assert " ".join(caption[a:b] for a, b in s.spans) == s.text
+
+
+def test_real_medicat_captions():
+    records = [json.loads(line) for line in (DATA / "medicat_sample" / "sample.jsonl").read_text().splitlines() if line.strip()]
+    parsed = {r["fig_uri"].removesuffix(".png") + r["pdf_hash"][:6]: subs(r["s2_caption"]) for r in records}
+    assert parsed["2-Figure2-15f2d2f"] == {"a": "Mid sagittal", "c": "Mid sagittal", "b": "axial MRI", "d": "axial MRI"}
+    assert parsed["2-Figure1-157c9ad"]["a"] == "Barium enema"
+    # single-panel captions have no subcaptions ("(arrow)" and "(CT)" are not markers)
+    assert parsed["3-Figure2-1b362a1"] == {} and parsed["2-Figure1-1e19039"] == {}
