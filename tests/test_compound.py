@@ -180,3 +180,16 @@ def test_medicat_sample_runs_and_boxes_stay_inside(name):
     for s in result.subfigures:
         x0, y0, x1, y1 = s.box_px
         assert 0 <= x0 < x1 <= img.width and 0 <= y0 < y1 <= img.height
+
+
+def test_label_between_stacked_panels_follows_its_convention():
+    from medfig.compound.align import assign_labels_to_panels
+    from medfig.vision.panel_labels import PanelLabel
+
+    top, bottom = (0, 0, 300, 200), (0, 230, 300, 430)
+    # "(a)" centred in the gap, nearer the lower panel: Hindawi style names the panel above
+    centred = PanelLabel(text="a", box=(140, 212, 160, 226), score=0.99)
+    assert assign_labels_to_panels([top, bottom], [centred], {"a", "b"}) == {0: centred}
+    # "a" at the left edge just above the lower panel: Nature style names the panel below
+    left = PanelLabel(text="a", box=(0, 204, 12, 222), score=0.99)
+    assert assign_labels_to_panels([top, bottom], [left], {"a", "b"}) == {1: left}

@@ -57,6 +57,21 @@ def _gap(a: Box, b: Box) -> float:
     return float(np.hypot(dx, dy))
 
 
+def _convention_bonus(label: Box, panel: Box) -> float:
+    """Publishing conventions settle a letter in the gap between two stacked panels:
+    "(a)" centred under a panel names that panel (Hindawi, Elsevier); a letter above a
+    panel's left edge names the panel below it (Nature, Cell)."""
+    w = panel[2] - panel[0]
+    lcx = (label[0] + label[2]) / 2
+    below = label[1] >= panel[3] - 2
+    above = label[3] <= panel[1] + 2
+    if below and abs(lcx - (panel[0] + panel[2]) / 2) <= 0.15 * w:
+        return 0.04
+    if above and abs(label[0] - panel[0]) <= 0.1 * w:
+        return 0.04
+    return 0.0
+
+
 def assign_labels_to_panels(panels: list[Box], labels: list[PanelLabel], wanted: set[str]) -> dict[int, PanelLabel]:
     """Panel index -> the OCR label that names it. Only labels whose letter is one of
     ``wanted`` (lower-cased caption labels; any letter when empty) take part."""
@@ -78,7 +93,7 @@ def assign_labels_to_panels(panels: list[Box], labels: list[PanelLabel], wanted:
             side = max(p[2] - p[0], p[3] - p[1])
             inside = l.box[0] >= p[0] - 2 and l.box[1] >= p[1] - 2 and l.box[2] <= p[2] + 2 and l.box[3] <= p[3] + 2
             # labels sit inside a panel or in the margin next to it; far away is no match
-            cost[i, j] = 0.0 if inside else _gap(l.box, p) / side + 0.05
+            cost[i, j] = 0.0 if inside else _gap(l.box, p) / side + 0.05 - _convention_bonus(l.box, p)
     rows, cols = linear_sum_assignment(cost)
     out: dict[int, PanelLabel] = {}
     for r, c in zip(rows, cols):
