@@ -66,6 +66,17 @@ def _trim_border(img, flat_std: float = 4.0):
     return img.crop((left, top, right, bottom))
 
 
+def _until_stable(trim, img, rounds: int = 4):
+    """Trim again until nothing changes: a white frame around a black background needs two
+    passes (the frame's columns make every row of the background look non-flat)."""
+    for _ in range(rounds):
+        cut = trim(img)
+        if cut.size == img.size:
+            break
+        img = cut
+    return img
+
+
 CROP_VARIANT = 0.02  # fraction cut from each side for the second hash variant
 
 
@@ -82,7 +93,7 @@ def hash_variants(img) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     # two ways of cutting margins, because neither is right for every figure: the
     # corner colour catches an added frame, flat lines catch black scan backgrounds
-    for trimmed in (_trim_corner_colour(rgb), _trim_border(rgb)):
+    for trimmed in (_until_stable(_trim_corner_colour, rgb), _until_stable(_trim_border, rgb)):
         w, h = trimmed.size
         dx, dy = int(CROP_VARIANT * w), int(CROP_VARIANT * h)
         for variant in (trimmed, trimmed.crop((dx, dy, w - dx, h - dy))):
