@@ -161,3 +161,16 @@ def test_curate_keeps_text_only_figures_when_asked(built, tmp_path):
     for r in kept:
         if r["image_status"] == "ok":
             assert (tmp_path / "rel" / r["image_path"]).is_file()
+
+
+def test_curate_reads_a_sharded_build(data_dir, tmp_path):
+    from medfig.pipeline.build import build
+
+    inputs = tmp_path / "in"
+    for pkg in ("PMC4735894", "PMC4736802", "PMC4738934"):
+        shutil.copytree(data_dir / "pmc_hindawi_xml_pdf" / pkg, inputs / pkg)
+    build(inputs, tmp_path / "built", workers=0, progress=False, pdf_figures=False, shards=2)
+    assert (tmp_path / "built" / "figures.parquet").is_dir()
+    report = curate(tmp_path / "built", tmp_path / "rel", CurateOptions(require_images=False))
+    assert report.n_in == pq.read_table(tmp_path / "built" / "figures.parquet").num_rows > 0
+    assert report.n_kept > 0

@@ -82,7 +82,7 @@ def load_records(dataset: str | Path) -> tuple[list[Record], pa.Table]:
     root = Path(dataset)
     fig_file, art_file = root / "figures.parquet", root / "articles.parquet"
     for f in (fig_file, art_file):
-        if not f.is_file():
+        if not f.exists():  # a file, or a folder of part-*.parquet when the build was sharded
             raise MedfigError(f"{f}: not found (is {root} a folder written by `medfig build`?)")
     articles = pq.read_table(art_file)
     by_key = {a["article_key"]: a for a in articles.to_pylist()}

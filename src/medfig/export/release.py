@@ -44,7 +44,7 @@ def load_release(path: str | Path, need_splits: bool = True) -> Release:
     if need_splits and figures and "split" not in figures[0]:
         raise MedfigError(f"{fig_file}: figures have no 'split' column; run `medfig curate` on the built dataset first")
     art_file, drops_file, summary_file = root / "articles.parquet", root / "drops.parquet", root / "summary.json"
-    articles = {a["article_key"]: a for a in pq.read_table(art_file).to_pylist()} if art_file.is_file() else {}
+    articles = {a["article_key"]: a for a in pq.read_table(art_file).to_pylist()} if art_file.exists() else {}
     drops = pq.read_table(drops_file).to_pylist() if drops_file.is_file() else []
     summary = json.loads(summary_file.read_text()) if summary_file.is_file() else {}
     return Release(root, figures, articles, drops, summary)

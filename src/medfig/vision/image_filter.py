@@ -171,7 +171,7 @@ def dataset_images(dataset: str | Path) -> list[tuple[dict, Path]]:
 
     root = Path(dataset)
     table = root / "figures.parquet"
-    if not table.is_file():
+    if not table.exists():  # file, or folder of parts (sharded build)
         raise MedfigError(f"{table}: not found (a folder written by `medfig build` or `medfig curate`?)")
     out = []
     for r in pq.read_table(table).to_pylist():
