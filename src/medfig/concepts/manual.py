@@ -37,20 +37,24 @@ MODALITY_RULES: list[tuple[str, re.Pattern]] = [
     ("angiography", re.compile(r"\b(?:CTA|MRA|MRV|DSA|FFA|ICGA)\b|\b(?:LAO|RAO)\s+(?:\d+°?\s+)?(?:view|projection)|\b\d+°\s+(?:LAO|RAO)\b")),
     ("angiography", re.compile(r"\b(?:angiogra\w*|arteriogra\w*|venogra\w*|angiocardiogra\w*|aortogra\w*|portogra\w*)", _I)),
     ("pet", re.compile(r"\bPET\b|\bpositron[\s-]emission|\bFDG\b|\b18F-FDG\b")),
-    ("mri", re.compile(r"\b(?:MRI|MR|fMRI|DWI|ADC|FLAIR|MRCP|DTI)\b")),
+    ("mri", re.compile(r"\b(?:MRI|MR|IRM|fMRI|DWI|ADC|FLAIR|MRCP|DTI|CISS)\b")),
     ("mri", re.compile(r"magnetic\s+resonance|\bT[12][\s-]*weighted|\bT[12]W\w*\b|diffusion[\s-]weighted|\bgadolinium|\bflair\b|\bT2\*|\bdiffusion\s+(?:image|images|restriction|imaging)|\b(?:FSE|TSE|FISP|TrueFISP|GRE|STIR|SWI|FIESTA|HASTE)\b", _I)),
     # "T1"/"T2" alone are also vertebrae: only as a sequence name after a plane or before "image"/"signal"
     ("mri", re.compile(r"\b(?:axial|coronal|sagittal)\s+T[12]\b|\bT[12]\s+(?:image|images|sequence|signal|hyperintens\w*|hypointens\w*|fat|post|pre|with)\b", _I)),
     ("ct", re.compile(r"\b(?:CT|HRCT|MDCT|CBCT|NCCT|CECT|MSCT)\b|\bCT\s*scan", 0)),
     ("ct", re.compile(r"comput\w*\s+(?:axial\s+)?tomogra\w*|\bcone[\s-]beam|\btomodensitometr", _I)),
     ("ultrasound", re.compile(r"\bUSG\b|\b(?:renal|abdominal|pelvic|transvaginal|breast|thyroid|carotid|scrotal|testicular|obstetric|neck|liver)\s+US\b|\bparasternal\b|\bmid[\s-]?esophageal\b|\btransgastric\b|\bapical\s+(?:two|three|four|five|[2345])[\s-]chamber|\b(?:US|EUS|TEE|TTE|TVUS)\b(?=\s+(?:image|images|imaging|scan|showing|shows|revealed|demonstrat))|\bdoppler\b|\bultraso\w*|\bsonogra\w*|\bechocardiogra\w*|\bechogra\w*|\bultrasound|\bB-mode|\bhypoecho\w*|\bhyperecho\w*|\banechoic", _I)),
-    ("xray", re.compile(r"radiograph\w*|\bIOPA\b|\bperiapical\b|\bradiolucen\w*|\bradiopaque|\bcholangiogra\w*|\bERCP\b|\b(?:antero[\s-]?posterior|postero[\s-]?anterior|AP|PA)\s+view|\bradiogram\w*|\bgastrograf+in\b|\bcontrast\s+(?:enema|swallow)|\bskiagram\w*|\bx[\s-]?rays?\b|\broentgeno\w*|\bplain\s+film|\bchest\s+film|\bmammogra\w*|\bfluoroscop\w*|\borthopantomogra\w*|\bpanoramic\s+(?:radiograph|view|x)|\bOPG\b|\bbarium\b|\bpanoramic\s+(?:image|view|x)", _I)),
+    ("xray", re.compile(r"\b(?:XR|AXR|CXR|KUB)\b|radiograph\w*|\bIOPA\b|\bperiapical\b|\bradiolucen\w*|\bradiopaque|\bcholangiogra\w*|\bERCP\b|\b(?:antero[\s-]?posterior|postero[\s-]?anterior|AP|PA)\s+view|\bradiogram\w*|\bgastrograf+in\b|\bcontrast\s+(?:enema|swallow)|\bskiagram\w*|\bx[\s-]?rays?\b|\broentgeno\w*|\bplain\s+film|\bchest\s+film|\bmammogra\w*|\bfluoroscop\w*|\borthopantomogra\w*|\bpanoramic\s+(?:radiograph|view|x)|\bOPG\b|\bbarium\b|\bpanoramic\s+(?:image|view|x)", _I)),
 ]
+
+
+_HYPHENS = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212"})
 
 
 def modality_from_caption(text: str | None) -> str | None:
     if not text:
         return None
+    text = text.translate(_HYPHENS)  # "T1‐weighted" with a Unicode hyphen is still T1-weighted
     best: tuple[int, int, str] | None = None  # (position, rule order, class)
     for order, (cls, pattern) in enumerate(MODALITY_RULES):
         m = pattern.search(text)
