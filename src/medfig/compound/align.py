@@ -157,6 +157,44 @@ def _line_panels(label: str, boxes: list[Box]) -> list[int]:
     return []
 
 
+def column_order(boxes: list[Box]) -> list[int]:
+    """Indices of ``boxes`` column by column (columns by left edge, top to bottom inside)."""
+    return [i for col in _lines(boxes, 0) for i in sorted(col, key=lambda j: boxes[j][1])]
+
+
+def _increasing(seq: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Longest run of (panel, letter) pairs whose letters increase (patience sorting)."""
+    if not seq:
+        return []
+    best: list[list[tuple[int, str]]] = []
+    for item in seq:
+        pos = 0
+        while pos < len(best) and best[pos][-1][1] < item[1]:
+            pos += 1
+        chain = (best[pos - 1] if pos else []) + [item]
+        if pos == len(best):
+            best.append(chain)
+        elif len(chain) <= len(best[pos]) and chain[-1][1] < best[pos][-1][1]:
+            best[pos] = chain
+    return max(best, key=len)
+
+
+def _consistent(boxes: list[Box], read: dict[int, PanelLabel]) -> tuple[dict[int, PanelLabel], list[int]]:
+    """Keep the letters that run in order along the layout (row by row, or column by
+    column when that explains more of them); a stray "A" (anterior) or "R" marker inside a
+    panel breaks the run and is dropped. Returns the kept letters and the layout order."""
+    orders = [reading_order(boxes), column_order(boxes)]
+    best_keep: list[tuple[int, str]] = []
+    best_order = orders[0]
+    for order in orders:
+        seq = [(i, read[i].text.lower()) for i in order if i in read]
+        keep = _increasing(seq)
+        if len(keep) > len(best_keep):
+            best_keep, best_order = keep, order
+    kept = {i for i, _ in best_keep}
+    return {i: l for i, l in read.items() if i in kept}, best_order
+
+
 def label_alignment(
     boxes: list[Box], ocr_labels: list[PanelLabel], parsed: ParsedCaption
 ) -> tuple[list[str | None], dict[int, PanelLabel]]:
@@ -166,13 +204,14 @@ def label_alignment(
     letters = [l for l in caption_labels if len(l) == 1]
     positions = [l for l in caption_labels if len(l) > 1]
     read = assign_labels_to_panels(boxes, ocr_labels, set(letters))
+    read, order = _consistent(boxes, read)
     if letters and not read:
         return heuristic_alignment(boxes, parsed), {}
     for i, l in read.items():
         out[i] = l.text.lower()
-    # panels without a readable letter take the unused caption letters in reading order
+    # panels without a readable letter take the unused caption letters in the layout's order
     unused = [l for l in letters if l not in out]
-    for i in reading_order(boxes):
+    for i in order:
         if out[i] is None and unused:
             out[i] = unused.pop(0)
     for label in positions:
