@@ -26,6 +26,10 @@ _EXPORTS = {
     "load_dataset": "medfig.dataset",
     "curate": "medfig.curate.run",
     "load_release": "medfig.export.release",
+    "split_compound": "medfig.compound",
+    "analyze_compound": "medfig.compound",
+    "parse_subcaptions": "medfig.text.subcaptions",
+    "evaluate_subfigures": "medfig.evaluate.subfigures",
 }
 
 __all__ = ["__version__", *_EXPORTS]
