@@ -193,3 +193,20 @@ def test_label_between_stacked_panels_follows_its_convention():
     # "a" at the left edge just above the lower panel: Nature style names the panel below
     left = PanelLabel(text="a", box=(0, 204, 12, 222), score=0.99)
     assert assign_labels_to_panels([top, bottom], [left], {"a", "b"}) == {1: left}
+
+
+def test_subfigures_parquet_rows(tmp_path):
+    import pyarrow.parquet as pq
+
+    from medfig.compound.table import subfigure_rows, subfigures_table
+    from medfig.pipeline.atomic import atomic_write_parquet
+
+    refs = [InlineRef(figure_id="F2", sentence="Axial MRI (Fig. 2B).", panels=["B"])]
+    subs = split_compound(Image.open(FOUR_MRI), FOUR_MRI_CAPTION, refs, figure_id="F2")
+    write_crops(Image.open(FOUR_MRI), subs, tmp_path, "images/subfigures/PMC1_F2")
+    atomic_write_parquet(tmp_path / "subfigures.parquet", subfigures_table(subfigure_rows("PMC1", subs)))
+    rows = pq.read_table(tmp_path / "subfigures.parquet").to_pylist()
+    assert len(rows) == 4 and {r["label"] for r in rows} == {"a", "b", "c", "d"}
+    b = next(r for r in rows if r["label"] == "b")
+    assert b["inline_refs"][0]["sentence"] == "Axial MRI (Fig. 2B)." and (tmp_path / b["crop_path"]).is_file()
+    assert FOUR_MRI_CAPTION[b["subcaption_spans"][0][0] : b["subcaption_spans"][0][1]] == "axial MRI"
