@@ -21,12 +21,15 @@ from medfig.search.fusion import reciprocal_rank_fusion
 from medfig.search.licences import licence_name
 from medfig.search.modality import canonical_modality
 from medfig.search.querytext import MAX_QUERY_CHARS, fts_match_expression
-from medfig.search.store import INDEX_DIR, TEXT_FIELDS
+from medfig.search.store import INDEX_DIR, SCHEMA_VERSION, TEXT_FIELDS
 
 # BM25 column weights, in TEXT_FIELDS order (caption, subcaption, refs, concepts, title): a panel's own
 # subcaption says most about it; citing sentences and the article title are looser evidence.
 BM25_WEIGHTS = (1.0, 2.0, 0.6, 0.8, 0.3)
 MODES = ("fused", "bm25", "dense")
+# BM25 uses a query's rarest words only (see querytext.query_terms): this bounds the postings FTS5
+# scores, which keeps long citing-sentence queries fast at 100k+ documents.
+BM25_MAX_TERMS = 10
 
 
 @dataclass(slots=True)
@@ -99,13 +102,16 @@ class SearchIndex:
         self._conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, check_same_thread=False)
         self._lock = threading.Lock()
         self.meta = dict(self._conn.execute("SELECT key, value FROM meta"))
+        if self.meta.get("schema_version") != str(SCHEMA_VERSION):
+            raise MedfigError(f"{db}: index format {self.meta.get('schema_version')} is not {SCHEMA_VERSION} "
+                              f"(re-run `medfig index`)")
+        self.doc_freq = dict(self._conn.execute("SELECT term, df FROM term_df"))
         self.vectors: np.ndarray | None = None
         self.vector_ids: np.ndarray | None = None
         vec_file, ids_file = index_dir / "vectors.npy", index_dir / "vector_ids.npy"
         if vec_file.is_file() and ids_file.is_file():
             self.vectors = np.load(vec_file)
             self.vector_ids = np.load(ids_file)
-            self._row_of = {int(d): i for i, d in enumerate(self.vector_ids)}
 
     @classmethod
     def open(cls, dataset: str | Path, index_dir: str | Path | None = None) -> "SearchIndex":
@@ -152,7 +158,7 @@ class SearchIndex:
     # ---- the two retrievers --------------------------------------------------------------------------
     def bm25(self, query: str, n: int = 100, filters: Filters | None = None) -> list[tuple[int, float]]:
         """(doc_id, bm25) best first; FTS5's bm25() is negative, smaller is better, returned negated."""
-        expression = fts_match_expression(query)
+        expression = fts_match_expression(query, self.doc_freq, BM25_MAX_TERMS)
         if expression is None:
             return []
         allowed, params = self._filter_sql(filters)
@@ -173,18 +179,19 @@ class SearchIndex:
         return self.dense_from_vector(vector, n, filters)
 
     def dense_from_vector(self, vector: np.ndarray, n: int = 100, filters: Filters | None = None):
+        """(doc_id, cosine) best first. Filters mask the full score vector: one matrix-vector product
+        over all rows costs less than gathering a large filtered sub-matrix."""
         assert self.vectors is not None and self.vector_ids is not None
+        scores = self.vectors @ vector
+        ids = self.vector_ids
         allowed, params = self._filter_sql(filters)
         if allowed:
-            rows = [self._row_of[d] for (d,) in self._sql(allowed, params) if d in self._row_of]
-            if not rows:
+            keep = np.fromiter((d for (d,) in self._sql(allowed, params)), dtype=np.int64)
+            rows = np.searchsorted(self.vector_ids, keep)  # vector_ids is sorted (written ORDER BY doc_id)
+            rows = rows[(rows < len(ids)) & (ids[np.minimum(rows, len(ids) - 1)] == keep)]
+            if len(rows) == 0:
                 return []
-            rows = np.asarray(sorted(rows), dtype=np.int64)
-            scores = self.vectors[rows] @ vector
-            ids = self.vector_ids[rows]
-        else:
-            scores = self.vectors @ vector
-            ids = self.vector_ids
+            scores, ids = scores[rows], ids[rows]
         n = min(n, len(scores))
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top], kind="stable")]

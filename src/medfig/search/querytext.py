@@ -25,21 +25,36 @@ STOP_WORDS = frozenset(
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 
 
-def query_terms(text: str) -> list[str]:
-    """Distinct lower-cased words of ``text`` minus stop words and single letters, in order."""
-    seen, terms = set(), []
+def content_words(text: str) -> list[str]:
+    """Lower-cased words of ``text`` (hyphenated words split, as FTS5's unicode61 does), stop words and
+    single letters dropped, repeats kept."""
+    words = []
     for word in _WORD.findall(text.lower()):
         for part in word.replace("'", "-").split("-"):
-            if len(part) < 2 and not part.isdigit() or part in STOP_WORDS or part in seen:
-                continue
-            seen.add(part)
-            terms.append(part)
-    return terms[:MAX_TERMS]
+            if (len(part) >= 2 or part.isdigit()) and part not in STOP_WORDS:
+                words.append(part)
+    return words
 
 
-def fts_match_expression(text: str) -> str | None:
+def query_terms(text: str, doc_freq: dict[str, int] | None = None, max_terms: int = MAX_TERMS) -> list[str]:
+    """Distinct content words of ``text``, in order.
+
+    With ``doc_freq`` (word -> number of indexed documents containing it) only the ``max_terms``
+    rarest words are kept and words no document contains are dropped: under OR, a long citing
+    sentence would otherwise make FTS5 score most of the index for words that barely move the
+    ranking (BM25 gives common words almost no weight).
+    """
+    terms = list(dict.fromkeys(content_words(text)))
+    if doc_freq is not None:
+        known = [t for t in terms if doc_freq.get(t, 0) > 0]
+        rarest = set(sorted(known, key=lambda t: (doc_freq[t], terms.index(t)))[:max_terms])
+        return [t for t in terms if t in rarest]
+    return terms[:max_terms]
+
+
+def fts_match_expression(text: str, doc_freq: dict[str, int] | None = None, max_terms: int = MAX_TERMS) -> str | None:
     """``'lung cyst CT'`` -> ``'"lung" OR "cyst" OR "ct"'``; None when nothing searchable is left."""
-    terms = query_terms(text)
+    terms = query_terms(text, doc_freq, max_terms)
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

@@ -21,6 +21,7 @@ import json
 import sqlite3
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -32,8 +33,9 @@ from medfig.pipeline.atomic import atomic_write_bytes, atomic_write_json
 from medfig.records import MedfigError
 from medfig.search.documents import TEXT_FIELDS, SearchDoc, documents_from_dataset
 from medfig.search.licences import licence_tags
+from medfig.search.querytext import content_words
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 INDEX_DIR = "search"
 DEFAULT_FIELDS = TEXT_FIELDS  # caption, subcaption, refs, concepts, title
 TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -59,6 +61,7 @@ CREATE INDEX IF NOT EXISTS doc_tags_lookup ON doc_tags(tag, value, doc_id);
 CREATE INDEX IF NOT EXISTS doc_tags_doc ON doc_tags(doc_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({", ".join(TEXT_FIELDS)}, tokenize='{TOKENIZER}');
 CREATE TABLE IF NOT EXISTS embeddings (text_hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS term_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
 """
 
 
@@ -193,6 +196,15 @@ def _write_vectors(conn: sqlite3.Connection, index_dir: Path) -> None:
     atomic_write_bytes(index_dir / "vectors.npy", _npy_bytes(matrix))
 
 
+def _write_term_df(conn: sqlite3.Connection, docs: list[SearchDoc], fields: tuple[str, ...]) -> None:
+    """Document frequency of every content word: the query side keeps only a query's rarest words."""
+    df: Counter = Counter()
+    for doc in docs:
+        df.update(set(content_words(" ".join(doc.text_for(fields).values()))))
+    conn.execute("DELETE FROM term_df")
+    conn.executemany("INSERT INTO term_df (term, df) VALUES (?, ?)", df.items())
+
+
 def build_index(
     dataset: str | Path,
     *,
@@ -263,6 +275,9 @@ def build_index(
                 conn.execute("DELETE FROM fts WHERE rowid=?", (doc_id,))
                 conn.execute("DELETE FROM doc_tags WHERE doc_id=?", (doc_id,))
             report.removed = len(gone)
+            term_df_empty = conn.execute("SELECT count(*) FROM term_df").fetchone()[0] == 0
+            if report.added or report.updated or report.removed or (term_df_empty and docs):
+                _write_term_df(conn, docs, fields)
             conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [
                 ("schema_version", str(SCHEMA_VERSION)), ("fields", ",".join(fields)),
                 ("dataset", str(Path(dataset).resolve()) if dataset is not None else ""),
