@@ -90,6 +90,9 @@ def _next_line(page: PageData, current: tuple[float, float, float, float], size:
             continue
         if other.box[0] < current[0] - 3 * size:
             continue  # starts left of the caption block: another column or paragraph
+        if other.box[0] > current[0] + 2 * size and \
+                abs((other.box[0] + other.box[2]) - (current[0] + current[2])) > 3 * size:
+            continue  # indented and not centred under the caption: a table header row, not caption text
         if best is None or other.box[1] < best.box[1]:
             best = other
     if best is not None and _graphic_between(page, current, best.box):

@@ -17,7 +17,7 @@ from medfig.pdf.captions import dedupe_captions, find_captions
 from medfig.pdf.document import open_pdf, read_pdf_bytes
 from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
 from medfig.pdf.page import PageData, read_page
-from medfig.pdf.pairing import pair
+from medfig.pdf.pairing import absorb_fragments, pair
 from medfig.pdf.regions import propose_regions
 from medfig.pdf.types import ExtractedFigure, PdfExtraction, PdfExtractionError
 
@@ -87,8 +87,10 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
             t = time.perf_counter()
             regions = propose_regions(page, layout, page_caps)
             pairs, lonely_caps, lonely_regions = pair(page_caps, regions)
-            for ci, rj, cost in pairs:
-                c, r = page_caps[ci], regions[rj]
+            paired_regions, leftover = absorb_fragments([regions[rj] for _, rj, _ in pairs],
+                                                        [regions[rj] for rj in lonely_regions], page_caps)
+            for (ci, _, cost), r in zip(pairs, paired_regions):
+                c = page_caps[ci]
                 result.figures.append(ExtractedFigure(
                     name=c.name, fig_type=c.fig_type, page=page.index, box_pt=r.box, caption_box_pt=c.box_pt,
                     caption=c.text, label=c.label, number=c.number, source=r.source, pair_distance_pt=round(cost, 2)))
@@ -100,8 +102,8 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
                 result.regionless.append(ExtractedFigure(
                     name=c.name, fig_type=c.fig_type, page=page.index, box_pt=None, caption_box_pt=c.box_pt,
                     caption=c.text, label=c.label, number=c.number, regionless_reason=reason))
-            for rj in lonely_regions:
-                result.uncaptioned_regions.append((page.index, regions[rj].box, regions[rj].source))
+            for r in leftover:
+                result.uncaptioned_regions.append((page.index, r.box, r.source))
             stages["regions"] += time.perf_counter() - t
     finally:
         plumber.close()

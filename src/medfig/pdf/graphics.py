@@ -35,10 +35,7 @@ class GraphicCluster:
         return all(g.kind == "path" and g.thin for g in self.members)
 
 
-def cluster_graphics(page: PageData, graphics: list[Graphic] | None = None, gap: float = JOIN_GAP_PT) -> list[GraphicCluster]:
-    graphics = page.graphics if graphics is None else graphics
-    if not graphics:
-        return []
+def _components(page: PageData, graphics: list[Graphic], gap: float) -> list[list[Graphic]]:
     w, h = int(np.ceil(page.width)) + 1, int(np.ceil(page.height)) + 1
     mask = np.zeros((h, w), dtype=np.uint8)
     half = gap / 2.0
@@ -52,4 +49,32 @@ def cluster_graphics(page: PageData, graphics: list[Graphic] | None = None, gap:
         cx = int(min(w - 1, max(0, (g.box[0] + g.box[2]) / 2)))
         cy = int(min(h - 1, max(0, (g.box[1] + g.box[3]) / 2)))
         groups.setdefault(int(labels[cy, cx]), []).append(g)
-    return [GraphicCluster(union(m.box for m in members), members) for members in groups.values()]
+    return list(groups.values())
+
+
+def cluster_graphics(page: PageData, graphics: list[Graphic] | None = None, gap: float = JOIN_GAP_PT) -> list[GraphicCluster]:
+    """Art (images, filled or sizeable paths) is clustered with a ``gap`` tolerance; thin
+    paths (rules, axes, ticks) join an art cluster only when they touch it, so a separator
+    rule a few points above a figure does not become part of it. Thin paths touching no
+    art form clusters of their own (``only_rules``: table rules, page separators)."""
+    graphics = page.graphics if graphics is None else graphics
+    if not graphics:
+        return []
+    art = [g for g in graphics if not g.thin]
+    thin = [g for g in graphics if g.thin]
+    clusters = [GraphicCluster(union(m.box for m in members), members) for members in _components(page, art, gap)] if art else []
+    loose: list[Graphic] = []
+    for g in thin:
+        host = next((c for c in clusters if _touches(g.box, c.box, 1.0)), None)
+        if host is None:
+            loose.append(g)
+        else:
+            host.members.append(g)
+            host.box = union([host.box, g.box])
+    if loose:
+        clusters += [GraphicCluster(union(m.box for m in members), members) for members in _components(page, loose, gap)]
+    return clusters
+
+
+def _touches(a: Box, b: Box, tol: float) -> bool:
+    return a[0] <= b[2] + tol and b[0] <= a[2] + tol and a[1] <= b[3] + tol and b[1] <= a[3] + tol

@@ -106,9 +106,21 @@ def build_lines(words: list[Word]) -> list[Line]:
             else:
                 current.append(w)
         lines.append(_make_line(current))
+    lines = [part for line in lines for part in _split_line_number(line)]
     for i, line in enumerate(lines):
         line.index = i
     return lines
+
+
+def _split_line_number(line: Line) -> list[Line]:
+    """Preprints (medRxiv, bioRxiv) number every line in the margin: "558 Table 1. ..."
+    A leading 1-4 digit word set apart from the text is its own line, so the caption
+    starts where the caption starts."""
+    w = line.words
+    if len(w) > 1 and w[0].text.isdigit() and len(w[0].text) <= 4 and \
+            (w[1].box[0] - w[0].box[2] >= 0.6 * w[1].size or w[0].font != w[1].font):
+        return [_make_line(w[:1]), _make_line(w[1:])]
+    return [line]
 
 
 def _make_line(words: list[Word]) -> Line:
@@ -148,9 +160,11 @@ def _is_white(color) -> bool:
         vals = list(color)
     except TypeError:
         return False
+    if not vals or not all(isinstance(v, (int, float)) for v in vals):
+        return False  # a pattern or separation colour space (named, not numeric): not white
     if len(vals) == 4:  # CMYK
         return all(v <= 0.01 for v in vals)
-    return bool(vals) and all(isinstance(v, (int, float)) and v >= 0.99 for v in vals)
+    return all(v >= 0.99 for v in vals)
 
 
 def read_page(plumber_page, index: int) -> PageData:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from medfig.pdf.geometry import edge_distance, horizontal_overlap
+from medfig.pdf.geometry import edge_distance, horizontal_overlap, union
 from medfig.pdf.regions import Region
 from medfig.pdf.types import PdfCaption
 
@@ -43,3 +43,39 @@ def pair(captions: list[PdfCaption], regions: list[Region]) -> tuple[list[tuple[
     paired_r = {j for _, j, _ in pairs}
     return (pairs, [i for i in range(len(captions)) if i not in paired_c],
             [j for j in range(len(regions)) if j not in paired_r])
+
+
+MERGE_GAP_PT = 16.0
+
+
+def absorb_fragments(paired: list[Region], lonely: list[Region], captions: list[PdfCaption]) -> tuple[list[Region], list[Region]]:
+    """Merge uncaptioned figure fragments into the captioned figure right above or below.
+
+    The detector sometimes cuts one figure in two (a diagram and its legend); pairing then
+    gives the caption the nearer half. A lonely figure region within ``MERGE_GAP_PT`` of a
+    paired figure, overlapping it horizontally by half the narrower width, with no caption
+    in between, is the same figure. Returns (paired regions updated, still-lonely regions).
+    """
+    still: list[Region] = []
+    for frag in lonely:
+        host = None
+        if frag.kind == "figure":
+            for k, r in enumerate(paired):
+                if r.kind != "figure":
+                    continue
+                gap = max(frag.box[1] - r.box[3], r.box[1] - frag.box[3])
+                narrow = min(frag.box[2] - frag.box[0], r.box[2] - r.box[0])
+                if gap > MERGE_GAP_PT or horizontal_overlap(frag.box, r.box) < 0.5 * narrow:
+                    continue
+                between = (max(frag.box[0], r.box[0]), min(frag.box[3], r.box[3]), min(frag.box[2], r.box[2]), max(frag.box[1], r.box[1]))
+                if any(horizontal_overlap(c.box_pt, between) > 0 and c.box_pt[1] < between[3] and c.box_pt[3] > between[1]
+                       for c in captions):
+                    continue
+                host = k
+                break
+        if host is None:
+            still.append(frag)
+        else:
+            r = paired[host]
+            paired[host] = Region(union([r.box, frag.box]), r.kind, r.source, r.score)
+    return paired, still

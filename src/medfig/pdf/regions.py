@@ -65,27 +65,44 @@ def _grow_with_text(box: Box, words: list[Word], rules: list[Box] = ()) -> Box:
     return box
 
 
+def _horizontal_rules(page: PageData) -> list[Box]:
+    """Thin horizontal paths joined into whole rules: many PDFs draw one rule per cell."""
+    segs = sorted((g.box for g in page.graphics if g.kind == "path" and g.thin and (g.box[2] - g.box[0]) > (g.box[3] - g.box[1])),
+                  key=lambda b: (round(b[1]), b[0]))
+    rules: list[list[float]] = []
+    for b in segs:
+        last = rules[-1] if rules else None
+        if last and abs(last[1] - b[1]) < 0.8 and b[0] <= last[2] + 1.5:
+            last[2] = max(last[2], b[2])
+            last[3] = max(last[3], b[3])
+        else:
+            rules.append(list(b))
+    return [tuple(r) for r in rules]
+
+
 def _grow_table(page: PageData, box: Box, captions: list[PdfCaption]) -> Box:
     """Extend a table to its rules and rows the detector cut off (header rows above, last rows below).
 
     A line joins when it sits within one line height of the table, inside its columns,
     and is not a caption; a horizontal rule joins when it spans most of the table's width.
-    Growth stops at the outermost rules: table footnotes under the bottom rule stay out.
+    Below a bottom rule only rows that are themselves closed by a rule join (grid tables):
+    footnotes under the last rule stay out.
     """
     cap_boxes = [c.box_pt for c in captions]
-    for _ in range(12):
+    rules = _horizontal_rules(page)
+    for _ in range(40):
         changed = False
         reach = 1.0 * page.body_size
-        for g in page.graphics:
-            if g.kind != "path" or not g.thin:
+        for r in rules:
+            if horizontal_overlap(r, box) < 0.6 * (box[2] - box[0]):
                 continue
-            if horizontal_overlap(g.box, box) < 0.6 * (box[2] - box[0]):
+            if any(intersection(expand(r, 0.5), c) > 0 for c in cap_boxes):
                 continue
-            if -reach <= box[1] - g.box[3] <= reach and g.box[1] < box[1] - 0.1:
-                box, changed = (min(box[0], g.box[0]), g.box[1], max(box[2], g.box[2]), box[3]), True
-            if -reach <= g.box[1] - box[3] <= reach and g.box[3] > box[3] + 0.1:
-                box, changed = (min(box[0], g.box[0]), box[1], max(box[2], g.box[2]), g.box[3]), True
-        bottom_rule = any(g.thin and abs(g.box[3] - box[3]) < 1.0 for g in page.graphics)
+            if -reach <= box[1] - r[3] <= reach and r[1] < box[1] - 0.1:
+                box, changed = (min(box[0], r[0]), r[1], max(box[2], r[2]), box[3]), True
+            if -reach <= r[1] - box[3] <= reach and r[3] > box[3] + 0.1:
+                box, changed = (min(box[0], r[0]), box[1], max(box[2], r[2]), r[3]), True
+        bottom_rule = any(abs(r[3] - box[3]) < 1.0 and horizontal_overlap(r, box) > 0.6 * (box[2] - box[0]) for r in rules)
         for line in page.lines:
             lb = line.box
             if any(inside_fraction(lb, c) > 0.5 for c in cap_boxes) or inside_fraction(lb, box) > 0.99:
@@ -93,7 +110,10 @@ def _grow_table(page: PageData, box: Box, captions: list[PdfCaption]) -> Box:
             if lb[0] < box[0] - 2 or lb[2] > box[2] + 2:
                 continue
             above = 0 <= box[1] - lb[3] <= 0.6 * line.size
-            below = 0 <= lb[1] - box[3] <= 0.6 * line.size and not bottom_rule
+            below = 0 <= lb[1] - box[3] <= 0.6 * line.size
+            if below and bottom_rule:
+                below = any(0 <= r[1] - lb[3] <= 0.8 * line.size and horizontal_overlap(r, box) > 0.6 * (box[2] - box[0])
+                            for r in rules)
             if above or below:
                 box, changed = union([box, lb]), True
         if not changed:
