@@ -136,15 +136,24 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout) -> list[PanelLabe
         w, h = b[2] - b[0], b[3] - b[1]
         if 5 <= h <= 0.15 * side + 10 and w <= 3.2 * h + 6:
             candidates.append(b)
-    for panel in layout.panels:
-        candidates.extend(_corner_candidates(gray, panel, side))
+    # corner glyphs round-robin over panels (every panel's best guess first), so the
+    # recognition budget is spread over the panels; a panel whose letter is found is done
+    per_panel = [_corner_candidates(gray, panel, side) for panel in layout.panels]
+    queue: list[tuple[Box, int | None]] = [(b, None) for b in candidates]
+    for rank in range(max((len(c) for c in per_panel), default=0)):
+        queue.extend((c[rank], i) for i, c in enumerate(per_panel) if rank < len(c))
     labels: list[PanelLabel] = []
-    for box in candidates[:MAX_RECOGNITIONS]:
-        if any(_overlaps(box, l.box) for l in labels):
+    done: set[int] = set()
+    for box, panel_index in queue[:MAX_RECOGNITIONS]:
+        if len({l.text.lower() for l in labels}) >= len(layout.panels):
+            break  # one distinct letter per panel found: the rest can only add noise
+        if panel_index in done or any(_overlaps(box, l.box) for l in labels):
             continue
         text, score = recognise(_pad_crop(rgb, box))
         letter = normalise_label(text)
         if letter is None or score < MIN_SCORE:
             continue
         labels.append(PanelLabel(text=letter, box=box, score=score))
+        if panel_index is not None:
+            done.add(panel_index)
     return labels
