@@ -90,7 +90,7 @@ def analyze_compound(
     panels = list(layout.panels)
     ocr: list[PanelLabel] = []
     if alignment == "label" and compound:
-        ocr = find_panel_labels(img, layout)
+        ocr = find_panel_labels(img, layout, {l for l in parsed.labels if len(l) == 1})
     if not compound:
         return CompoundResult(False, [], layout, ocr, parsed)
     if alignment == "label":

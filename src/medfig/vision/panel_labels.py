@@ -126,8 +126,10 @@ def _overlaps(a: Box, b: Box) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
-def find_panel_labels(image: Image.Image, layout: PanelLayout) -> list[PanelLabel]:
-    """Panel letters of a figure (see module doc); at most one label per position."""
+def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] | None = None) -> list[PanelLabel]:
+    """Panel letters of a figure (see module doc); at most one label per position.
+    ``wanted``: the caption's panel letters (lower case); reading stops once one per
+    panel has been found (without it, once any distinct letter per panel has)."""
     rgb = np.asarray(image.convert("RGB"))
     gray = np.asarray(image.convert("L"))
     side = max(layout.width, layout.height)
@@ -145,7 +147,8 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout) -> list[PanelLabe
     labels: list[PanelLabel] = []
     done: set[int] = set()
     for box, panel_index in queue[:MAX_RECOGNITIONS]:
-        if len({l.text.lower() for l in labels}) >= len(layout.panels):
+        found = {l.text.lower() for l in labels}
+        if len(found & wanted if wanted else found) >= len(layout.panels):
             break  # one distinct letter per panel found: the rest can only add noise
         if panel_index in done or any(_overlaps(box, l.box) for l in labels):
             continue

@@ -41,6 +41,10 @@ DARK_LEVEL = 24
 DARK_SPLIT_BALANCE = 0.2
 # Thinner slivers are rulers, colour bars or image borders, not panels.
 MAX_PANEL_ASPECT = 6.0
+# Charts and diagrams (ink covers less than this share of the panel box) take in the text
+# blocks within this fraction of the figure's longer side: axis labels, ticks, titles.
+CHART_INK_DENSITY = 0.3
+CHART_TEXT_REACH = 0.02
 # Analysis happens on a copy whose longer side is at most this (speed); boxes are scaled back.
 ANALYSIS_MAX_SIDE = 1200
 
@@ -260,6 +264,45 @@ def _merge_text(boxes: list[Box]) -> list[Box]:
     return [tuple(b) for b in blocks]  # type: ignore[misc]
 
 
+def _ink_density(ink: np.ndarray, box: Box) -> float:
+    x0, y0, x1, y1 = box
+    return float(ink[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
+
+
+def _absorb_chart_text(panels: list[Box], text: list[Box], ink: np.ndarray, side: int) -> list[Box]:
+    """A chart's axis labels, tick labels and title are cut off its plot area by white
+    gaps; they belong to the panel. Sparse panels (charts, diagrams: little ink inside)
+    take in the text blocks next to them, one ring at a time, never growing into another
+    panel. Dense panels (photographs, radiology) keep their edges: a letter or a caption
+    line under them is not part of the image."""
+    reach = max(4, round(CHART_TEXT_REACH * side))
+    out = list(panels)
+    for idx, panel in enumerate(panels):
+        if _ink_density(ink, panel) >= CHART_INK_DENSITY:
+            continue
+        box = list(panel)
+        changed = True
+        while changed:
+            changed = False
+            for t in text:
+                if t[0] >= box[0] and t[1] >= box[1] and t[2] <= box[2] and t[3] <= box[3]:
+                    continue
+                dx = max(0, max(t[0], box[0]) - min(t[2], box[2]))
+                dy = max(0, max(t[1], box[1]) - min(t[3], box[3]))
+                if max(dx, dy) > reach:
+                    continue
+                grown = [min(box[0], t[0]), min(box[1], t[1]), max(box[2], t[2]), max(box[3], t[3])]
+                if any(
+                    j != idx and min(grown[2], o[2]) > max(grown[0], o[0]) and min(grown[3], o[3]) > max(grown[1], o[1])
+                    for j, o in enumerate(out)
+                ):
+                    continue
+                box = grown
+                changed = True
+        out[idx] = tuple(box)  # type: ignore[assignment]
+    return out
+
+
 def find_panels(image: Image.Image) -> PanelLayout:
     """Split a figure image into panel boxes and small text blocks (see module doc)."""
     width, height = image.size
@@ -286,6 +329,8 @@ def find_panels(image: Image.Image) -> PanelLayout:
     text = _merge_text(small)
     # A text block can swallow nothing that is a panel; drop specks (JPEG noise).
     text = [b for b in text if (b[2] - b[0]) * (b[3] - b[1]) >= 12]
+    if light:
+        panels = _absorb_chart_text(panels, text, ink, max(w, h))
 
     def back(b: Box) -> Box:
         if scale == 1.0:
