@@ -210,3 +210,20 @@ def test_subfigures_parquet_rows(tmp_path):
     b = next(r for r in rows if r["label"] == "b")
     assert b["inline_refs"][0]["sentence"] == "Axial MRI (Fig. 2B)." and (tmp_path / b["crop_path"]).is_file()
     assert FOUR_MRI_CAPTION[b["subcaption_spans"][0][0] : b["subcaption_spans"][0][1]] == "axial MRI"
+
+
+def test_chart_panels_take_in_their_axis_labels_and_title():
+    img = Image.new("RGB", (760, 300), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=14)
+    for x0 in (70, 450):  # two line charts side by side, 240 px apart
+        d.rectangle([x0, 50, x0 + 240, 230], outline="black", width=2)  # plot frame
+        d.line([(x0 + 5, 220), (x0 + 80, 120), (x0 + 160, 150), (x0 + 235, 60)], fill="blue", width=2)
+        d.text((x0 + 60, 22), "Survival by group", fill="black", font=font)  # title above the frame
+        for i, tick in enumerate(("100", "50", "0")):
+            d.text((x0 - 34, 50 + i * 85), tick, fill="black", font=font)  # y ticks left of it
+        d.text((x0 + 90, 240), "Months", fill="black", font=font)  # x-axis label below it
+    layout = find_panels(img)
+    assert len(layout.panels) == 2
+    for panel, x0 in zip(sorted(layout.panels), (70, 450)):
+        assert panel[0] <= x0 - 30 and panel[1] <= 30 and panel[3] >= 250  # ticks, title, axis label inside
