@@ -14,6 +14,8 @@
    read in the image, subcaptions written by hand from the caption;
    its 5 single-panel PNGs and 30 single-image Hindawi figures are single-panel negatives.
 5. Split: figures sorted by key, alternating tune / test (articles can straddle the split).
+6. EXSCLAIM (added last, alternating test/tune among themselves): boxes read by eye on a
+   grid overlay, subcaptions written by hand (EXSCLAIM_PANELS).
 """
 
 from __future__ import annotations
@@ -79,6 +81,67 @@ SUBCAPTION_FIXES = {
     },
     "PMC4738949/fig1": {"a": ["axial"], "b": ["sagittal"]},
 }
+
+# EXSCLAIM's 5 CC BY Nature Communications figures (materials science: charts, schematics,
+# electron microscopy). Boxes read by eye on a 25 px grid overlay (the EXSCLAIM pipeline
+# boxes were not used: several cut panels short or miss them); a box covers the whole panel
+# with its letter, axes and axis labels. Subcaptions written by hand; a fragment given as
+# (text, after) is the first occurrence of text after the first occurrence of after.
+EXSCLAIM = "subfigure_annotations/exsclaim_nature_expected/images/s41467-018-06211-3_fig{}.jpg"
+EXSCLAIM_PANELS = {
+    1: [
+        ("a", [0, 0, 450, 275], ["Schematic of the synthesis process", "of the bulk manganese oxides (BM), polyhedron manganese oxide (PM), and silver manganate nanoplate (SMNp)"]),
+        ("b", [455, 0, 685, 275], ["Schematic", "the summary of the catalytic effects", "of the SMNp."]),
+        ("c", [0, 295, 220, 382], ["Scanning electronic microscopy (SEM) images of the BM"]),
+        ("d", [0, 387, 220, 472], ["Scanning electronic microscopy (SEM) images", ("PM", "BM (c), ")]),
+        ("e", [235, 293, 458, 470], ["Scanning electronic microscopy (SEM) images", ("SMNp", "PM (d), and "), "showing plate-like structures with silver nanoparticles."]),
+        ("f", [475, 293, 685, 470], ["High-resolution transmission electron microscopy (HR-TEM) images of the SMNp"]),
+        ("g", [0, 487, 222, 660], ["High-resolution transmission electron microscopy (HR-TEM) images", "high-magnified image", "of the box in f, which shows zigzag atomic arrangements with intragranular cracking. Fast Fourier transform (FFT) image of g presents the lattice planes of (–100) and (001) along the [010] zone, indicating the orthorhombic structure of Ag2MnO4."]),
+        ("h", [235, 487, 455, 660], ["Inverse FFT images of applied masks at the blue circle", "in g, showing a wide range of dislocations with defects.", "The dislocations are shown by circles and edge dislocations are represented by a T-shaped symbol.", "The upper right insets in h and i indicate the applied masks and the lattice spacing of the (101) plane is denoted as the left inset in h."]),
+        ("i", [475, 487, 685, 660], ["Inverse FFT images of applied masks", "red circle", "in g, showing a wide range of dislocations with defects.", "The dislocations are shown by circles and edge dislocations are represented by a T-shaped symbol.", "The upper right insets in h and i indicate the applied masks"]),
+    ],
+    2: [
+        ("a", [0, 0, 390, 255], ["Filtered high-angle annular dark-field-scanning transmission electron microscopy (HAADF-STEM) and energy-dispersive X-ray spectroscopy (EDX) mapping image of the silver manganate nanoplate (SMNp) along the [010] zone axis with its fast Fourier transform (FFT) pattern, showing continuous arrangements of silver and manganese atoms."]),
+        ("b", [0, 280, 390, 535], ["Line-scanning profile showing distinct distributions of silver and manganese elements."]),
+        ("c", [405, 0, 685, 190], ["Simulated HAADF-STEM image", "indicating the highest electron density with red color and the lowest with black"]),
+        ("d", [405, 205, 685, 410], ["annular bright-field (ABF)–STEM image", "showing the Ag2MnO4 orthorhombic structure with silver (blue), manganese (red), and oxygen (purple) elements."]),
+        ("e", [405, 415, 685, 540], ["Corresponding ABF intensity profiles of the white box in d present the peaks of the silver and manganese atomic columns."]),
+        ("f", [0, 550, 320, 745], ["A HAADF-STEM image", "at the marked sites, showing Ag M4,5-edge, O K-edge, and Mn L2,3-edge."]),
+        ("g", [355, 550, 685, 745], ["the corresponding electron energy loss spectroscopy (EELS) profiles", "at the marked sites, showing Ag M4,5-edge, O K-edge, and Mn L2,3-edge."]),
+    ],
+    3: [
+        ("a", [0, 0, 335, 245], ["Linear scan voltammogram (LSV) curves for the Ag nanoparticle, bulk manganese oxides (BM), polyhedron manganese oxide (PM), silver manganate nanoplate (SMNp), and a commercial Pt/C catalyst at a rotating ring–disk electrode (1600 r.p.m) in O2-saturated 0.1 M KOH solution with a scan rate of 5 mV s–1. All data have been calibrated by using Ar-saturated 0.1 M KOH solution."]),
+        ("b", [340, 0, 685, 245], ["The corresponding number of transferred electrons", "of the Ag, BM, PM, SMNp, and Pt/C. Id represents the limiting current density obtained at a potential of 0.30 V in a."]),
+        ("c", [0, 262, 350, 507], ["Tafel plots", "of the Ag, BM, PM, SMNp, and Pt/C. Id represents the limiting current density obtained at a potential of 0.30 V in a."]),
+        ("d", [355, 262, 685, 507], ["Chronoamperometric response of the SMNp and 20 wt% Pt/C in O2-saturated 0.1 M KOH electrolytes at 0.85 V (vs. RHE) with 1600 r.p.m showing good stability of SMNp compared with Pt/C"]),
+    ],
+    4: [
+        ("a", [45, 0, 685, 248], ["Schematic of the aluminum–air flow battery (AAFB) system, which includes a single stack cell, one electrolyte tank, and circulation pump. ORR indicates oxygen reduction reaction."]),
+        ("b", [0, 255, 248, 458], ["Power density curves of flow cells using the pristine air electrode, silver manganate nanoplate (SMNp), and Pt/C with 6 M KOH electrolyte (scan rate of 0.1 mA s−1)."]),
+        ("c", [268, 255, 485, 458], ["Discharge curves using the pristine air electrode, SMNp, and Pt/C at 100 mA cm−2."]),
+        ("d", [497, 255, 685, 458], ["Mechanical charge and discharge tests using the SMNp and Pt/C at 25 mA cm−2, where the aluminum and electrolyte were replaced every cycle"]),
+    ],
+    5: [
+        ("a", [0, 0, 425, 280], ["Electrical conductivity of the Ag nanoparticle, bulk manganese oxides (BM), polyhedron manganese oxide (PM), silver manganate nanoplate (SMNp), and Pt/C-loaded air electrodes."]),
+        ("b", [445, 0, 685, 285], ["Precious metal dissolution tests in aluminum–air flow batteries (AAFBs) using the SMNp and Pt/C with 6 M KOH electrolyte after 6 h of discharging at 50 mA cm−2."]),
+        ("c", [0, 300, 455, 609], ["Comparison of the gravimetric energy density", "among gasoline with theoretical and practical value, AAFBs with Pt/C and SMNp (at 50 mA cm−2)"]),
+        ("d", [445, 300, 685, 609], ["comparison of the gravimetric energy density", "between zinc–air flow batteries (ZAFBs) and AAFBs with the SMNp at 100 mA cm−2"]),
+    ],
+}
+
+
+def _spans(caption: str, fragments: list) -> list[list[int]]:
+    out = []
+    for frag in fragments:
+        text, after = frag if isinstance(frag, tuple) else (frag, None)
+        start = caption.index(after) + len(after) if after else 0
+        # typed with plain spaces; the caption has thin spaces between numbers and units
+        m = re.compile(r"\s+".join(re.escape(w) for w in text.split())).search(caption, start)
+        if m is None:
+            raise ValueError(f"subcaption fragment not in caption: {text!r}")
+        out.append([m.start(), m.end()])
+    return out
+
 
 MEDICAT = "medicat_sample/figures/"
 MEDICAT_COMPOUND = [
@@ -190,6 +253,18 @@ def main() -> int:
         same = [f for f in figures if f["compound"] is kind]
         for i, f in enumerate(same):
             f["split"] = "tune" if i % 2 == 0 else "test"
+    # EXSCLAIM figures were added last; they alternate among themselves so the earlier
+    # figures keep their split
+    exsclaim = json.loads((DATA / "subfigure_annotations" / "exsclaim_nature_expected" / "nature_closed_expected.json").read_text())
+    captions_by_name = {v["figure_name"]: v["full_caption"] for v in exsclaim.values()}
+    for n, panels in EXSCLAIM_PANELS.items():
+        path = EXSCLAIM.format(n)
+        im = load_image({"kind": "exsclaim", "path": path})
+        cap = captions_by_name[Path(path).name]
+        subs = [{"label": l, "box": b, "subcaption_spans": _spans(cap, frags),
+                 "subcaption": [cap[a:e] for a, e in _spans(cap, frags)]} for l, b, frags in panels]
+        figures.append({"figure_key": f"exsclaim/{Path(path).name}", "source": {"kind": "exsclaim", "path": path}, "width": im.width, "height": im.height,
+                        "caption": cap, "compound": True, "subfigures": subs, "split": "test" if n % 2 else "tune"})
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps({"figures": figures}, indent=1, ensure_ascii=False) + "\n")
     n_c = sum(f["compound"] for f in figures)

@@ -227,3 +227,20 @@ def test_chart_panels_take_in_their_axis_labels_and_title():
     assert len(layout.panels) == 2
     for panel, x0 in zip(sorted(layout.panels), (70, 450)):
         assert panel[0] <= x0 - 30 and panel[1] <= 30 and panel[3] >= 250  # ticks, title, axis label inside
+
+
+def test_unlettered_piece_joins_its_lettered_panel():
+    # panel A is a picture plus a narrower map beside it (a gap between); B is one picture
+    rng = np.random.default_rng(5)
+    img = Image.new("RGB", (640, 200), "white")
+    img.paste(_panel(rng, 200, 180), (10, 10))
+    img.paste(_panel(rng, 100, 180), (220, 10))  # no letter: part of A
+    img.paste(_panel(rng, 280, 180), (350, 10))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=26)
+    d.text((18, 14), "A", fill="white", font=font)
+    d.text((358, 14), "B", fill="white", font=font)
+    assert len(find_panels(img).panels) == 3
+    result = analyze_compound(img, "(A) STEM image with its EDX map. (B) Line profile.")
+    got = {s.label: s.box_px for s in result.subfigures}
+    assert got == {"a": [10, 10, 320, 190], "b": [350, 10, 630, 190]}

@@ -53,10 +53,16 @@ def test_grouped_markers_and_and_lists():
     assert got["c"] == got["d"] == "lone Cx"
 
 
-def test_nature_style_bold_letters_ignore_inner_references():
+def test_nature_style_bold_letters_with_inner_references():
     got = subs("Formation. a, b Schematic of the process (a) and summary (b). c–e SEM images of BM (c), PM (d).")
     assert set(got) == {"a", "b", "c", "d", "e"}
-    assert got["c"] == got["e"] and got["c"].startswith("SEM images")
+    # the bracketed letters inside a multi-panel text end each panel's own words
+    assert got["a"] == "Schematic of the process" and got["b"] == "summary"
+    assert got["c"] == "SEM images of BM" and got["d"] == "PM"
+    assert got["e"] == "SEM images of BM (c), PM (d)."  # no reference of its own: the whole text
+    got = subs("Title. a, b Simulated image (a), indicating density, and ABF image (b) showing atoms.")
+    assert got["a"] == "Simulated image indicating density showing atoms."
+    assert got["b"] == "ABF image showing atoms."
 
 
 def test_article_a_is_not_a_panel_marker():

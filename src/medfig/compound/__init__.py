@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from medfig.compound.align import heuristic_alignment, label_alignment
+from medfig.compound.align import heuristic_alignment, label_alignment, merge_unlettered_panels
 from medfig.records import InlineRef, Subfigure
 from medfig.text.subcaptions import ParsedCaption, parse_subcaptions
 from medfig.vision.panel_labels import PanelLabel, find_panel_labels
@@ -94,6 +94,11 @@ def analyze_compound(
     if not compound:
         return CompoundResult(False, [], layout, ocr, parsed)
     if alignment == "label":
+        if boxes is None:
+            panels = merge_unlettered_panels(panels, ocr, parsed)
+            compound = len(panels) >= 2
+            if not compound:
+                return CompoundResult(False, [], layout, ocr, parsed)
         labels, read = label_alignment(panels, ocr, parsed)
     else:
         labels, read = heuristic_alignment(panels, parsed), {}

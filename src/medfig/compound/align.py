@@ -204,16 +204,27 @@ def label_alignment(
     letters = [l for l in caption_labels if len(l) == 1]
     positions = [l for l in caption_labels if len(l) > 1]
     read = assign_labels_to_panels(boxes, ocr_labels, set(letters))
-    read, order = _consistent(boxes, read)
+    read, _ = _consistent(boxes, read)
     if letters and not read:
         return heuristic_alignment(boxes, parsed), {}
     for i, l in read.items():
         out[i] = l.text.lower()
-    # panels without a readable letter take the unused caption letters in the layout's order
+    # panels without a readable letter take the unused caption letters in the order (row by
+    # row, or column by column) that leaves the figure's letters most nearly sorted
     unused = [l for l in letters if l not in out]
-    for i in order:
-        if out[i] is None and unused:
-            out[i] = unused.pop(0)
+    best: list[str | None] | None = None
+    best_inv = None
+    for order in (reading_order(boxes), column_order(boxes)):
+        filled = list(out)
+        queue = list(unused)
+        for i in order:
+            if filled[i] is None and queue:
+                filled[i] = queue.pop(0)
+        seq = [filled[i] for i in order if filled[i] is not None]
+        inv = sum(1 for x in range(len(seq)) for y in range(x + 1, len(seq)) if seq[x] > seq[y])
+        if best_inv is None or inv < best_inv:
+            best, best_inv = filled, inv
+    out = best if best is not None else out
     for label in positions:
         if label.startswith(("row-", "column-")):
             for i in _line_panels(label, boxes):
@@ -224,3 +235,37 @@ def label_alignment(
         if i is not None and out[i] is None:
             out[i] = label
     return out, read
+
+
+def merge_unlettered_panels(boxes: list[Box], ocr_labels: list[PanelLabel], parsed: ParsedCaption) -> list[Box]:
+    """When the caption names fewer panels than were cut and letters were read, a piece
+    without a letter (an EDX map beside its STEM image, a colour bar) joins the nearest
+    lettered panel, if the joined box overlaps no other panel. MedICaT's subfigure is the
+    lettered unit, not every separate picture."""
+    letters = [l for l in parsed.labels if len(l) == 1]
+    if not letters or len(boxes) <= len(letters):
+        return boxes
+    read, _ = _consistent(boxes, assign_labels_to_panels(boxes, ocr_labels, set(letters)))
+    if len(read) < 2:
+        return boxes
+    merged = {i: list(b) for i, b in enumerate(boxes)}
+    lettered = set(read)
+    for i in sorted((i for i in merged if i not in lettered), key=lambda i: (boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1])):
+        if len(merged) <= len(letters):
+            break
+        best = None
+        for j in lettered:
+            a, b = merged[i], merged[j]
+            union = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+            clash = any(
+                k not in (i, j) and min(union[2], o[2]) > max(union[0], o[0]) and min(union[3], o[3]) > max(union[1], o[1])
+                for k, o in merged.items()
+            )
+            if not clash:
+                gap = _gap(tuple(a), tuple(b))  # type: ignore[arg-type]
+                if best is None or gap < best[0]:
+                    best = (gap, j, union)
+        if best is not None:
+            merged[best[1]] = best[2]
+            del merged[i]
+    return [tuple(merged[i]) for i in sorted(merged)]  # type: ignore[misc]

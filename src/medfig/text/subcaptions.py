@@ -327,11 +327,14 @@ def parse_subcaptions(caption: str) -> ParsedCaption:
         pieces = [(x, y) for x, y in pieces if y > x and not _only_punct(caption[x:y])]
         pieces = [_drop_scale(caption, x, y) for x, y in pieces]
         pieces = [(x, y) for x, y in pieces if y > x]
+        per_label = {label: pieces for label in mk.labels}
+        if mk.kind == "leading" and len(mk.labels) > 1 and len(pieces) == 1:
+            per_label = _split_by_inner_references(caption, pieces[0], mk.labels)
         for label in mk.labels:
             if label not in spans:
                 spans[label] = []
                 order.append(label)
-            for p in pieces:
+            for p in per_label[label]:
                 if p not in spans[label]:
                     spans[label].append(p)
     for label in order:
@@ -339,6 +342,50 @@ def parse_subcaptions(caption: str) -> ParsedCaption:
         text = " ".join(caption[a:b] for a, b in merged)
         parsed.subcaptions.append(Subcaption(label=label, spans=merged, text=text))
     return parsed
+
+
+def _split_by_inner_references(caption: str, span: tuple[int, int], labels: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """Nature style "c, d Simulated image (c), ..., and ABF image (d) showing ...": the
+    bracketed letters inside a multi-panel text mark the end of each panel's own words.
+    Text before the first inner reference is shared (the head noun of all panels) when the
+    first reference comes right after it; text after the last one is shared by all."""
+    a, b = span
+    inner = [
+        (m, [l for l in _expand(m[1]) if l in labels])
+        for m in _BRACKETED.finditer(caption, a, b)
+    ]
+    inner = [(m, ls) for m, ls in inner if ls]
+    if len({l for _, ls in inner for l in ls}) < 2:
+        return {label: [span] for label in labels}
+    out: dict[str, list[tuple[int, int]]] = {label: [] for label in labels}
+    start = a
+    previous: list[str] = []
+    for m, ls in inner:
+        cut = start
+        if previous:
+            # "(c), indicating X, and ABF image (d)": words up to the last "and" still
+            # describe the previous panel
+            joins = list(re.finditer(r",?\s+and\s+", caption[start : m.start()]))
+            if joins:
+                cut = start + joins[-1].start()
+                before = _strip_span(caption, start, cut)
+                if before[1] > before[0]:
+                    for l in previous:
+                        out[l].append(before)
+                cut = start + joins[-1].end()
+        piece = _strip_span(caption, cut, m.start())
+        for l in ls:
+            if piece[1] > piece[0]:
+                out[l].append(piece)
+        start = m.end()
+        previous = ls
+    tail = _strip_span(caption, start, b)
+    for label in labels:
+        if tail[1] > tail[0] and not _only_punct(caption[tail[0] : tail[1]]):
+            out[label].append(tail)
+        if not out[label]:
+            out[label] = [span]
+    return out
 
 
 _FUNCTION_WORDS = frozenset(
