@@ -44,7 +44,9 @@ def test_perturbed_real_figures_cluster_with_their_original_and_distinct_ones_do
     hashes, owner = [], []
     for i, im in enumerate(originals):
         w, h = im.size
-        for variant in (im, im.resize((w // 2, h // 2)), _jpeg(im), ImageOps.expand(im, 10, fill="white")):
+        crop = im.crop((w // 50, h // 50, w - w // 50, h - h // 50))
+        combined = _jpeg(ImageOps.expand(crop.resize((w * 3 // 4, h * 3 // 4)), 6, fill="white"))
+        for variant in (im, im.resize((w // 2, h // 2)), _jpeg(im), ImageOps.expand(im, 10, fill="white"), crop, combined):
             hashes.append(hash_variants(variant))
             owner.append(i)
     clusters = cluster_hashes(hashes)
@@ -73,3 +75,23 @@ def test_duplicate_step_keeps_the_largest_copy_and_skips_rows_without_images(dat
     assert [r["figure_id"] for r in kept] == ["big", "text-only"]
     assert drops[0]["figure_id"] == "small" and drops[0]["reason"] == "duplicate" and "b/big" in drops[0]["detail"]
     assert stats[0].as_dict()["skipped_by_reason"] == {"no_image": 1}
+
+
+def test_two_percent_crop_of_a_sparse_dark_picture_is_found():
+    """A mostly black picture with content in one corner (a tile of a sliced scan): trimming the
+    dark background until stable cuts original and crop differently; the uncut variants still meet."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    arr = np.zeros((255, 285), dtype=np.uint8)
+    yy, xx = np.mgrid[0:255, 0:285]
+    blob = (yy - 255) ** 2 + (xx - 285) ** 2 < 140 ** 2  # content in the bottom-right corner
+    arr[blob] = (120 + 80 * np.sin(xx[blob] / 7.0) * np.cos(yy[blob] / 5.0)).astype(np.uint8)
+    arr = np.clip(arr.astype(int) + rng.integers(0, 6, arr.shape), 0, 255).astype(np.uint8)
+    im = Image.fromarray(arr).convert("RGB")
+    w, h = im.size
+    crop = im.crop((int(0.02 * w), int(0.02 * h), w - int(0.02 * w), h - int(0.02 * h)))
+    other = Image.fromarray(np.ascontiguousarray(arr[::-1, ::-1])).convert("RGB")  # same texture, other corner
+    clusters = cluster_hashes([hash_variants(im), hash_variants(crop), hash_variants(other)])
+    assert clusters[0] == clusters[1]
+    assert clusters[2] != clusters[0]

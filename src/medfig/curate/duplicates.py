@@ -2,11 +2,13 @@
 
 Each stored image gets two 64-bit hashes from ``imagehash``: pHash (DCT of the
 32x32 grey image: robust to resizing and recompression) and dHash (gradient
-signs: catches what pHash blurs). Before hashing, a uniform border (white frame,
-black padding) is trimmed so that "the same figure with a border" hashes alike.
+signs: catches what pHash blurs) for several variants: the image with its margins
+cut in four ways (uniform frame, flat background, added frame only, nothing), each
+whole and cropped by 2% per side, so that "the same figure with a border", "cropped
+by a few percent" or "resized and recompressed" share at least one variant.
 
-Two images are duplicates when ``hamming(pHash) <= phash_threshold`` and
-``hamming(dHash) <= dhash_threshold``. Candidates come from multi-index hashing
+Two images are duplicates when, for some variant of each, ``hamming(pHash) <=
+phash_threshold`` and ``hamming(dHash) <= dhash_threshold``. Candidates come from multi-index hashing
 (Norouzi et al. 2012): the 64-bit pHash is cut into 4 chunks of 16 bits, and each
 chunk indexes a hash table. If two hashes differ in at most ``t`` bits, then by
 the pigeonhole principle one chunk differs in at most ``t // 4`` bits, so probing
@@ -77,23 +79,36 @@ def _until_stable(trim, img, rounds: int = 4):
     return img
 
 
-CROP_VARIANT = 0.02  # fraction cut from each side for the second hash variant
+CROP_VARIANT = 0.02  # fraction cut from each side for the cropped hash variant
+
+
+def margin_cuts(img) -> list:
+    """The image with its margins cut in four ways, because no single way is right for every figure.
+
+    - corner colour until stable / flat lines until stable: the whole uniform surround goes,
+      so "A" and "A inside a white frame" meet; the first catches added frames, the second
+      black scan backgrounds (a white frame around a black background needs two passes);
+    - corner colour once: only an added frame goes. Trimming until stable also eats a dark
+      background that starts at the image edge, and where it stops depends on how much of
+      that background a crop left: on sparse pictures (a tile that is mostly black with
+      content in one corner, a line drawing) the two copies end up cut differently;
+    - no cut: a copy cropped by a few percent then meets the original's cropped variant.
+    """
+    return [_until_stable(_trim_corner_colour, img), _until_stable(_trim_border, img), _trim_corner_colour(img), img]
 
 
 def hash_variants(img) -> list[tuple[int, int]]:
-    """(pHash, dHash) of the margin-trimmed image and of its 2%-per-side centre crop.
+    """Distinct (pHash, dHash) codes of each margin cut (:func:`margin_cuts`), whole and 2%-per-side cropped.
 
-    DCT hashes move a lot when a few percent of the margin is cut away; hashing the
-    image both whole and slightly cropped lets "A" meet "A cropped by 2%" through the
-    pair (crop(A), whole(B)), without loosening the Hamming thresholds.
+    DCT hashes move a lot when a few percent of the margin is cut away; hashing every cut
+    both whole and slightly cropped lets "A" meet "A cropped by 2%" through the pair
+    (crop(A), whole(B)), without loosening the Hamming thresholds. The first code is the
+    whole image after the corner-colour cut (stored as the record's ``phash``/``dhash``).
     """
     import imagehash
 
-    rgb = img.convert("RGB")
     out: list[tuple[int, int]] = []
-    # two ways of cutting margins, because neither is right for every figure: the
-    # corner colour catches an added frame, flat lines catch black scan backgrounds
-    for trimmed in (_until_stable(_trim_corner_colour, rgb), _until_stable(_trim_border, rgb)):
+    for trimmed in margin_cuts(img.convert("RGB")):
         w, h = trimmed.size
         dx, dy = int(CROP_VARIANT * w), int(CROP_VARIANT * h)
         for variant in (trimmed, trimmed.crop((dx, dy, w - dx, h - dy))):
