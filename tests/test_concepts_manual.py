@@ -21,6 +21,28 @@ from medfig.concepts.manual import MODALITY_CUI, manual_concepts, modality_from_
      ("Chest radiograph (PA view) showing dextrocardia.", "xray"),
      ("AXR on day 2", "xray"),
      ("Selective coronary angiography.", "angiography"),
+     # named in French / Spanish / German
+     ("TDM thoracique montrant une lyse sternale", "ct"),
+     ("Coupe scannographique axiale montrant une masse", "ct"),
+     ("Échographie par voie sus-pubienne montrant une masse tissulaire", "ultrasound"),
+     ("Image échographique montrant l'aorte", "ultrasound"),
+     ("Artériographie cérébrale montrant une tumeur hypervasculaire", "angiography"),
+     ("Imagerie par résonance magnétique: utérus bicorne", "mri"),
+     ("Tomografía computarizada de tórax", "ct"),
+     ("Röntgenaufnahme des Thorax", "xray"),
+     ("Cervical TC scan", "ct"),
+     # not named but implied: used only when nothing is named
+     ("Lateral view of the cervical spine showing fusion of C2-C3", "xray"),
+     ("Retrograde urethrogram showing a stricture", "xray"),
+     ("Radiological aspect of the femur after 9 months", "xray"),
+     ("Inhomogeneous structure with low echogenicity: muscle rupture", "ultrasound"),
+     ("Four-chamber view showing a dilated left atrium", "ultrasound"),
+     ("Hyperintense lesion in the left thalamus", "mri"),
+     ("Hypoattenuating mass in the pancreatic head", "ct"),
+     ("Cardiac catheterization showing a 90% LAD stenosis", "angiography"),
+     ("Lateral view of the knee MRI", "mri"),  # a named modality beats an implied one
+     ("Intraoperative lateral view of the wound", None),  # photographs are not radiographs
+     ("Frontal view of the face of the patient", None),
      ("Exact match of the sequences", None),
      ("T1 vertebral body fracture", None),  # a vertebra, not an MR sequence
      ("US patients in the cohort", None)],
