@@ -43,6 +43,11 @@ from medfig.concepts.manual import MODALITY_CUI, manual_concepts, modality_from_
      ("Lateral view of the knee MRI", "mri"),  # a named modality beats an implied one
      ("Intraoperative lateral view of the wound", None),  # photographs are not radiographs
      ("Frontal view of the face of the patient", None),
+     ("Positron emission tomography\u2010CT scan shows pulmonary lesions", "combined"),
+     ("Chest PA shows a cavitary lesion in the right lung", "xray"),
+     ("Gastrographin enema showing a perforation", "xray"),
+     ("Early-phase ICG of the left eye showing a hypocyanescent area", "angiography"),
+     ("Axial bright blood imaging revealing a horseshoe kidney", "mri"),
      ("Exact match of the sequences", None),
      ("T1 vertebral body fracture", None),  # a vertebra, not an MR sequence
      ("US patients in the cohort", None)],

@@ -33,7 +33,7 @@ MODALITY_CUI = {
 _I = re.IGNORECASE
 # (class, pattern, flags); order matters only for ties at the same position.
 MODALITY_RULES: list[tuple[str, re.Pattern]] = [
-    ("combined", re.compile(r"\b(?:PET|SPECT)\s*[/-]\s*(?:CT|MRI?)\b|\bPET\s*/\s*computed|positron[\s-]emission\s+tomography\s*[/-]\s*comput|\bhybrid\s+imaging\b", _I)),
+    ("combined", re.compile(r"\b(?:PET|SPECT)\s*[/-]\s*(?:CT|MRI?)\b|\bPET\s*/\s*computed|positron[\s-]emission\s+tomography\s*[/-]\s*(?:comput|CT\b)|\bhybrid\s+imaging\b", _I)),
     ("angiography", re.compile(r"\b(?:CTA|MRA|MRV|DSA|FFA|ICGA)\b|\b(?:LAO|RAO)\s+(?:\d+°?\s+)?(?:view|projection)|\b\d+°\s+(?:LAO|RAO)\b")),
     ("angiography", re.compile(r"\b(?:angiogra\w*|art[ée]riogra\w*|v[ée]nogra\w*|phl[ée]bogra\w*|angiocardiogra\w*|aortogra\w*|portogra\w*|coronarogra\w*|lymphangiogra\w*)", _I)),
     ("pet", re.compile(r"\bPET\b|\bpositron[\s-]emission|\bFDG\b|\b18F-FDG\b")),
@@ -48,7 +48,7 @@ MODALITY_RULES: list[tuple[str, re.Pattern]] = [
     ("ct", re.compile(r"\b(?:TDM|TAC)\b|\bTC\b(?=\s*(?:scan|de\b|del\b|do\b|da\b|image|axial|coronal|sagittal|showing|shows|thoracique|abdominal|cerebral|craneal|:))"
                       r"|(?:axial|coronal|sagittal|cervical|cerebral|abdominal)\s+TC\b")),
     ("ultrasound", re.compile(r"\bUSG\b|\b(?:renal|abdominal|pelvic|transvaginal|breast|thyroid|carotid|scrotal|testicular|obstetric|neck|liver)\s+US\b|\bparasternal\b|\bmid[\s-]?esophageal\b|\btransgastric\b|\bapical\s+(?:two|three|four|five|[2345])[\s-]chamber|\b(?:US|EUS|TEE|TTE|TVUS)\b(?=\s+(?:image|images|imaging|scan|showing|shows|revealed|demonstrat))|\bdoppler\b|\bultras+on\w*|\bultraso\w*|sonogra\w*|\b[ée]chocardiogra\w*|\b[ée]chogra\w*|\becogra\w*|\b[ée]cho[\s-]?doppler|\b(?:2D|2-D|two-dimensional|M-mode|transthoracic|transoesophageal|transesophageal|contrast|stress|fetal|control|follow-up|post-surgery)\s+echo\b|\becho[\s-]?cardiogra\w*|\b(?:EUS|TEE|TTE|UBM)\b|\bultrasound|\bB-mode|\bhypoecho\w*|\bhyperecho\w*|\banechoic", _I)),
-    ("xray", re.compile(r"\b(?:XR|AXR|CXR|KUB)\b|radiograph\w*|radiograf\w*|\br[öo]ntgen\w*|\babdomen\s+sans\s+pr[ée]paration|\bIOPA\b|\bperiapical\b|\bradiolucen\w*|\bradiopaque|\bcholangiogra\w*|\bERCP\b|\b(?:antero[\s-]?posterior|postero[\s-]?anterior|AP|PA)\s+view|\bradiogram\w*|\bgastrograf+in\b|\bcontrast\s+(?:enema|swallow)|\bskiagram\w*|\bx[\s-]?rays?\b|\broentgeno\w*|\bplain\s+film|\bchest\s+film|\bmammogra\w*|\bfluoroscop\w*|\borthopantomogra\w*|\bpanoramic\s+(?:radiograph|view|x)|\bOPG\b|\bbarium\b|\bpanoramic\s+(?:image|view|x)", _I)),
+    ("xray", re.compile(r"\b(?:XR|AXR|CXR|KUB)\b|radiograph\w*|radiograf\w*|\br[öo]ntgen\w*|\babdomen\s+sans\s+pr[ée]paration|\bIOPA\b|\bperiapical\b|\bradiolucen\w*|\bradiopaque|\bcholangiogra\w*|\bERCP\b|\b(?:antero[\s-]?posterior|postero[\s-]?anterior|AP|PA)\s+view|\bradiogram\w*|\bgastrogra(?:ph|f)+in\b|\b(?:chest|abdomen|abdominal|pelvis|skull)\s+(?:PA|AP)\b|\bcontrast\s+(?:enema|swallow)|\bskiagram\w*|\bx[\s-]?rays?\b|\broentgeno\w*|\bplain\s+film|\bchest\s+film|\bmammogra\w*|\bfluoroscop\w*|\borthopantomogra\w*|\bpanoramic\s+(?:radiograph|view|x)|\bOPG\b|\bbarium\b|\bpanoramic\s+(?:image|view|x)", _I)),
 ]
 
 
@@ -59,10 +59,10 @@ MODALITY_RULES: list[tuple[str, re.Pattern]] = [
 IMPLIED_MODALITY_RULES: list[tuple[str, re.Pattern]] = [
     ("combined", re.compile(r"\bfusion\s+(?:image|imaging)\b.*\b(?:SUV|uptake|tracer)|\b(?:SUV|uptake)\b.*\bfusion\s+(?:image|imaging)", _I)),
     ("angiography", re.compile(r"\b(?:cardiac|coronary|heart)\s+catheteri[sz]ation|\bselective\s+(?:catheteri[sz]ation|injection|(?:right|left)\s+\w+\s+artery\s+injection)"
-                               r"|\b\d+°\s*(?:cranial|caudal)\b|\b(?:cranial|caudal)\s+\d+°|\b(?:right|left)\s+anterior\s+oblique\b|\bventriculogra\w*|\b(?:AP|PA|LAO|RAO)\s+(?:cranial|caudal)\b|\b(?:cranial|caudal)\s+(?:view|angulation|projection)", _I)),
+                               r"|\b\d+°\s*(?:cranial|caudal)\b|\b(?:cranial|caudal)\s+\d+°|\b(?:right|left)\s+anterior\s+oblique\b|\bventriculogra\w*|\b(?:AP|PA|LAO|RAO)\s+(?:cranial|caudal)\b|\b(?:early|middle|mid|late)[\s-]phase\s+(?:ICG|FA|FFA)\b|\b(?:ICG|FA)\s+(?:early|middle|mid|late)[\s-]phase|\b(?:cranial|caudal)\s+(?:view|angulation|projection)", _I)),
     ("pet", re.compile(r"\bSUV(?:max|mean|peak)?\b|\bhypermetabolic|\b(?:68Ga|Ga-68|PSMA|11C-|18F-)", 0)),
     ("mri", re.compile(r"\b(?:hyper|hypo|iso)[\s-]?intens\w*|\bsignal\s+(?:intensity|void|abnormalit\w*|change)|\bhigh[\s-]signal|\blow[\s-]signal"
-                       r"|\binversion[\s-]recovery|\bfat[\s-](?:sat\w*|suppress\w*)|\b(?:spin|gradient)[\s-]echo|\bSSFP\b|\bproton[\s-]density|\bpond[ée]r[ée]e?\b"
+                       r"|\binversion[\s-]recovery|\b(?:bright|black)[\s-]blood\b|\bfat[\s-](?:sat\w*|suppress\w*)|\b(?:spin|gradient)[\s-]echo|\bSSFP\b|\bproton[\s-]density|\bpond[ée]r[ée]e?\b"
                        r"|\bperfusion[\s-]weighted|\bsusceptibility[\s-]weighted|\bcontrast[\s-]enhanced\s+T[12]|\bpost[\s-]?contrast\s+T[12]|\bT[12]\b(?=.*\b(?:signal|weighted|intens))", _I)),
     ("ct", re.compile(r"\b(?:hypo|hyper|iso)[\s-]?(?:attenuat\w*|dens[ei]\w*)|\bHounsfield|\b\d+\s*HU\b|\b(?:lung|bone|mediastinal|soft[\s-]tissue|brain)\s+window"
                       r"|\bground[\s-]glass|\bscout\s+(?:view|image)|\btopogram|\bdenta[\s-]?scan\w*|\bC\.\s?T\b|\bvolume[\s-]rendered|\bvolume\s+rendering", _I)),
@@ -73,7 +73,7 @@ IMPLIED_MODALITY_RULES: list[tuple[str, re.Pattern]] = [
                         r"|\b(?:view|projection|incidence)\s+(?:de\s+)?(?:profile?|face|lateral|frontal)\b|\bskull\s+view|\bplain\s+(?:abdominal\s+)?(?:film|image)|\bcephalogram\w*"
                         r"|\b(?:pyelogra|urogra|cystogra|cysto-?urethrogra|ur[ée]thro-?cystogra|urethrogra|hysterosalpingogra|sialogra|dacryocystogra|fistulogra|nephrostogra|myelogra|discogra|duodenogra|[oe]sophagogra|defecogra|loopogra|tubogra|cholangio-?ragph|g[ée]nitogra|graphy\b)\w*"
                         r"|\b(?:upper\s+)?(?:GI|gastrointestinal)\s+(?:series|study|contrast\s+study)|\bsmall[\s-]bowel\s+follow|\bfollow[\s-]through|\btransit\s+(?:[oe]so|œso)\w*|\b(?:IVP|IVU|VCUG|HSG|MCU|MCUG)\b|\bcystoure\w*gra\w*"
-                        r"|\bradiolog\w*\s+(?:aspect|appearance|union|control|follow[\s-]up|image|view|finding\w*|evaluation|consolidation)|\bRtg\b|\bimage\s+intensifier|\borthopan\w*|\bcontr[ôo]le\s+radiolog\w*|\bclich[ée]\b", _I)),
+                        r"|\bradiolog\w*\s+(?:aspect|appearance|union|control|follow[\s-]up|image|view|finding\w*|evaluation|consolidation)|\bRtg\b|\bimage\s+intensifier|\borthopan\w*|\bcontr[ôo]le\s+radiolog\w*|\b(?:during|on|at|after)\s+(?:the\s+)?enema\b|\benema\s+(?:study|examination|image|showing|shows|demonstrat\w*|reveal\w*)|\bclich[ée]\b", _I)),
 ]
 
 
