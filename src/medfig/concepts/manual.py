@@ -10,8 +10,14 @@ benchmarks/curate_modality.py):
 - combined modalities (PET/CT, SPECT/CT, PET/MRI) win over their parts;
 - CT/MR angiography ("CTA", "MRA", "CT angiogram") is *angiography*, as ROCO codes it;
 - otherwise the modality named first in the caption wins ("MRI ... compared with
-  the earlier CT" is an MRI), because captions name the shown image first.
-Captions that name no modality get ``None``: medfig never guesses.
+  the earlier CT" is an MRI), because captions name the shown image first;
+- names count in French, Spanish, Portuguese, Italian and German too (TDM, IRM,
+  échographie, tomografía computarizada, Röntgen ...);
+- when nothing is named, a second tier of cues that imply one modality decides
+  (IMPLIED_MODALITY_RULES: "lateral view" of a bone, a pyelogram, echogenicity, T2
+  hyperintensity, Hounsfield units, cardiac catheterization ...), except on captions
+  of photographs, micrographs or operative views (NOT_RADIOLOGY).
+Captions that neither name nor imply a modality get ``None``.
 """
 
 from __future__ import annotations
