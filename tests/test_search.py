@@ -201,3 +201,32 @@ def test_cli_index_and_search_json(capsys):
     assert "query too long" in capsys.readouterr().err
     assert main(["search", str(dataset.parent / "missing"), "cyst"]) == 2
     assert "no search index" in capsys.readouterr().err
+
+
+def test_subfigures_in_the_build_schema_unlabelled_and_repeated_letters(tmp_path):
+    """The build's own subfigures.parquet: int32 ``box``, ``label_source``, ``score``; a splitter may leave
+    panels unlabelled or read one letter twice, and every panel must still be its own document."""
+    dataset = tmp_path / "ds"
+    shutil.copytree(hindawi_dataset(), dataset, ignore=shutil.ignore_patterns("search", "subfigures*"))
+    fig = pq.read_table(dataset / "figures.parquet").to_pylist()[0]
+    ref = {"sentence": "The cyst is seen in panel C (Figure 1C).", "section": "Results", "mention": "Figure 1C",
+           "panels": ["C"], "paragraph_index": 0, "sentence_index": 0}
+    table = pa.table({
+        "article_key": [fig["article_key"]] * 4, "figure_id": [fig["figure_id"]] * 4,
+        "label": ["a", "c", "c", None], "label_source": ["ocr", "ocr", "order", "none"],
+        "box": pa.array([[0, 0, 10, 10], [10, 0, 20, 10], [0, 10, 10, 20], [10, 10, 20, 20]],
+                        type=pa.list_(pa.int32(), 4)),
+        "score": pa.array([0.9, 0.9, 0.8, 0.7], type=pa.float32()),
+        "subcaption": ["first", "third", "third again", None], "crop_path": [None] * 4,
+        "inline_refs": [[], [ref], [ref], []],
+    })
+    pq.write_table(table, dataset / "subfigures.parquet")
+    docs = [d for d in documents_from_dataset(dataset) if d.figure_id == fig["figure_id"]
+            and d.article_key == fig["article_key"]]
+    keys = [d.doc_key.split("#")[1] for d in docs]
+    assert keys == ["a", "c.2", "c.3", "panel4"]
+    assert docs[1].box_px == [10.0, 0.0, 20.0, 10.0]
+    assert ref["sentence"] in {r["sentence"] for r in docs[1].refs}
+    assert ref["sentence"] not in {r["sentence"] for r in docs[0].refs}  # names C only
+    report = build_index(dataset, dense=False, progress=False)
+    assert report.panels == 4 and report.figures == 119

@@ -43,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump([h.to_dict() for h in hits], sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 0
-    unit = "panels/figures" if index.meta else "results"
-    print(f"medfig search: {len(hits)} {unit} for {args.query!r} in {args.dataset}"
+    print(f"medfig search: {len(hits)} results for {args.query!r} in {args.dataset}"
           + (" (BM25 only: index has no dense vectors)" if not index.has_dense and args.mode == "fused" else ""))
     for hit in hits:
         _print_hit(hit)

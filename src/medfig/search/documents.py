@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
 from medfig.records import MedfigError
-from medfig.search.modality import modalities_in_text
+from medfig.search.modality import canonical_modality, modalities_in_text
 from medfig.search.subfigures import PanelRow, read_subfigures
 
 TEXT_FIELDS = ("caption", "subcaption", "refs", "concepts", "title")
@@ -98,8 +99,8 @@ def _concept_names(value) -> list[str]:
 
 
 def _modalities(explicit, *texts: str | None) -> list[str]:
-    if explicit:
-        return [explicit] if isinstance(explicit, str) else [str(m) for m in explicit]
+    if explicit:  # the dataset's own tags ("ct", "xray" from medfig.concepts), spelled as the filter spells them
+        return [canonical_modality(m) for m in ([explicit] if isinstance(explicit, str) else explicit) if m]
     for text in texts:
         found = modalities_in_text(text)
         if found:
@@ -195,10 +196,17 @@ def documents_from_dataset(root: str | Path) -> list[SearchDoc]:
                 )
             )
             continue
+        label_counts = Counter(p.label for p in panels)
         for index, panel in enumerate(panels):
             own_refs = [_ref_dict(r) for r in panel.inline_refs]
             refs = refs_for_panel(_merge_refs(own_refs, figure_refs), panel.label)
-            name = panel.label if panel.label is not None else f"panel{index + 1}"
+            # keys stay unique when the splitter leaves a panel unlabelled or reads one letter twice
+            if panel.label is None:
+                name = f"panel{index + 1}"
+            elif label_counts[panel.label] > 1:
+                name = f"{panel.label}.{index + 1}"
+            else:
+                name = panel.label
             docs.append(
                 SearchDoc(
                     doc_key=f"{fig['article_key']}/{fig['figure_id']}#{name}",

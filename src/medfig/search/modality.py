@@ -42,6 +42,7 @@ def canonical_modality(name: str) -> str:
     """Map a user's spelling (``ct``, ``mr``, ``xray``, ``US``) to the tag used in the index."""
     key = re.sub(r"[^a-z]", "", name.lower())
     aliases = {"ct": "CT", "cta": "CT", "mr": "MRI", "mri": "MRI", "us": "ultrasound", "ultrasound": "ultrasound",
+               "ultrasonography": "ultrasound", "angiography": "angiography", "angio": "angiography",
                "xray": "X-ray", "radiograph": "X-ray", "pet": "PET", "histology": "histology",
                "histopathology": "histology", "pathology": "histology"}
     if key in aliases:

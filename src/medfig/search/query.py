@@ -165,9 +165,10 @@ class SearchIndex:
         cached = self._allowed_cache.get(key)
         if cached is None:
             cached = np.sort(np.fromiter((d for (d,) in self._sql(allowed, params)), dtype=np.int64))
-            if len(self._allowed_cache) >= 64:
-                self._allowed_cache.pop(next(iter(self._allowed_cache)))
-            self._allowed_cache[key] = cached
+            with self._lock:  # the web server calls this from several threads
+                if len(self._allowed_cache) >= 64:
+                    self._allowed_cache.pop(next(iter(self._allowed_cache)))
+                self._allowed_cache[key] = cached
         return cached
 
     # ---- the two retrievers --------------------------------------------------------------------------

@@ -116,7 +116,9 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
             return error_page(request, 404, f"no figure or panel with id {doc_id}")
         members = index.figure_docs(doc.article_key, doc.figure_id)
         panels = [(pid, p) for pid, p in members if p.kind == "panel"]
-        selected = request.query_params.get("panel") or doc.panel_label
+        selected = (request.query_params.get("panel") or doc.panel_label or "")[:16]
+        shown_label = next((p.panel_label for _, p in panels if (p.panel_label or "").lower() == selected.lower()),
+                           selected)
         # All citing sentences of the figure, once each, with the panels each names.
         refs, seen = [], set()
         for _, member in members:
@@ -139,7 +141,7 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         from medfig.search.query import attribution_for
 
         return templates.TemplateResponse(request, "figure.html", {
-            "doc": doc, "doc_id": doc_id, "panels": panels, "selected": (selected or "").lower(), "refs": shown_refs,
+            "doc": doc, "doc_id": doc_id, "panels": panels, "selected": (selected or "").lower(), "shown_label": shown_label, "refs": shown_refs,
             "colour_of": colour_of, "attribution": attribution_for(doc), "links": article_links(doc),
             "has_image": safe_dataset_file(root, doc.image_path) is not None,
             "concepts": sorted({c for _, m in members for c in m.concepts}),
