@@ -195,6 +195,22 @@ def _consistent(boxes: list[Box], read: dict[int, PanelLabel]) -> tuple[dict[int
     return {i: l for i, l in read.items() if i in kept}, best_order
 
 
+# Letters whose capital and small forms look alike: OCR case is no evidence for them.
+_SAME_SHAPE = set("cosuvwxz")
+
+
+def case_consistent(ocr_labels: list[PanelLabel], parsed: ParsedCaption) -> list[PanelLabel]:
+    """Letters read in the case the caption uses: a caption with "(a)" is not answered by
+    an "A" (anterior) or "B–D" structure letters printed inside a histology panel."""
+    case = parsed.letter_case
+    if case is None:
+        return ocr_labels
+    return [
+        l for l in ocr_labels
+        if not l.text.isalpha() or l.text.lower() in _SAME_SHAPE or (l.text.isupper() == (case == "upper"))
+    ]
+
+
 def label_alignment(
     boxes: list[Box], ocr_labels: list[PanelLabel], parsed: ParsedCaption
 ) -> tuple[list[str | None], dict[int, PanelLabel]]:
@@ -203,7 +219,7 @@ def label_alignment(
     out: list[str | None] = [None] * len(boxes)
     letters = [l for l in caption_labels if len(l) == 1]
     positions = [l for l in caption_labels if len(l) > 1]
-    read = assign_labels_to_panels(boxes, ocr_labels, set(letters))
+    read = assign_labels_to_panels(boxes, case_consistent(ocr_labels, parsed), set(letters))
     read, _ = _consistent(boxes, read)
     if letters and not read:
         return heuristic_alignment(boxes, parsed), {}
@@ -237,6 +253,19 @@ def label_alignment(
     return out, read
 
 
+def _belongs_to(piece: list[int], panel: list[int]) -> bool:
+    """A piece belongs to a lettered panel when it is smaller, touches it (gap at most 3% of
+    the panel's longer side) and lines up with one of its edges (within 4%)."""
+    pw, ph = panel[2] - panel[0], panel[3] - panel[1]
+    side = max(pw, ph)
+    if (piece[2] - piece[0]) * (piece[3] - piece[1]) > 0.6 * pw * ph:
+        return False
+    if _gap(tuple(piece), tuple(panel)) > 0.03 * side:  # type: ignore[arg-type]
+        return False
+    tol = 0.04 * side
+    return any(abs(piece[k] - panel[k]) <= tol for k in range(4))
+
+
 def merge_unlettered_panels(boxes: list[Box], ocr_labels: list[PanelLabel], parsed: ParsedCaption) -> list[Box]:
     """When the caption names fewer panels than were cut and letters were read, a piece
     without a letter (an EDX map beside its STEM image, a colour bar) joins the nearest
@@ -245,7 +274,7 @@ def merge_unlettered_panels(boxes: list[Box], ocr_labels: list[PanelLabel], pars
     letters = [l for l in parsed.labels if len(l) == 1]
     if not letters or len(boxes) <= len(letters):
         return boxes
-    read, _ = _consistent(boxes, assign_labels_to_panels(boxes, ocr_labels, set(letters)))
+    read, _ = _consistent(boxes, assign_labels_to_panels(boxes, case_consistent(ocr_labels, parsed), set(letters)))
     if len(read) < 2:
         return boxes
     merged = {i: list(b) for i, b in enumerate(boxes)}
@@ -253,19 +282,29 @@ def merge_unlettered_panels(boxes: list[Box], ocr_labels: list[PanelLabel], pars
     for i in sorted((i for i in merged if i not in lettered), key=lambda i: (boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1])):
         if len(merged) <= len(letters):
             break
+        if i not in merged:
+            continue  # already taken in with a neighbour
         best = None
         for j in lettered:
             a, b = merged[i], merged[j]
+            if not _belongs_to(a, b):
+                continue
             union = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+            inside = [
+                k for k, o in merged.items()
+                if k not in (i, j) and k not in lettered and o[0] >= union[0] and o[1] >= union[1] and o[2] <= union[2] and o[3] <= union[3]
+            ]
             clash = any(
-                k not in (i, j) and min(union[2], o[2]) > max(union[0], o[0]) and min(union[3], o[3]) > max(union[1], o[1])
+                k not in (i, j) and k not in inside
+                and min(union[2], o[2]) > max(union[0], o[0]) and min(union[3], o[3]) > max(union[1], o[1])
                 for k, o in merged.items()
             )
             if not clash:
                 gap = _gap(tuple(a), tuple(b))  # type: ignore[arg-type]
                 if best is None or gap < best[0]:
-                    best = (gap, j, union)
+                    best = (gap, j, union, inside)
         if best is not None:
             merged[best[1]] = best[2]
-            del merged[i]
+            for k in [i, *best[3]]:
+                del merged[k]
     return [tuple(merged[i]) for i in sorted(merged)]  # type: ignore[misc]

@@ -85,6 +85,17 @@ class ParsedCaption:
     def labels(self) -> list[str]:
         return [s.label for s in self.subcaptions]
 
+    @property
+    def letter_case(self) -> str | None:
+        """"upper" or "lower": how the caption writes its panel letters (None if mixed/none)."""
+        cases = set()
+        for m in self.markers:
+            if m.kind == "position":
+                continue
+            letters = [c for c in self.caption[m.start : m.end] if c.isalpha()][:1]
+            cases.update("upper" if c.isupper() else "lower" for c in letters)
+        return cases.pop() if len(cases) == 1 else None
+
     def get(self, label: str) -> Subcaption | None:
         for s in self.subcaptions:
             if s.label == label.lower():
