@@ -15,6 +15,7 @@ from lxml import etree
 
 from medfig.cli import main
 from medfig.pipeline import build as build_module
+from medfig.pipeline.article import BuildOptions
 from medfig.pipeline.build import build
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -33,7 +34,7 @@ def alnum(text: str) -> str:
 @pytest.fixture(scope="module")
 def hindawi_dataset(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("hindawi") / "dataset"
-    report = build(HINDAWI, out, workers=2, progress=False, pdf_figures=False)
+    report = build(HINDAWI, out, workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert report.articles_processed == 30
     return out
 
@@ -99,7 +100,7 @@ def test_a_hand_checked_figure_row(hindawi_dataset):
 
 def test_second_build_does_no_work_and_changes_no_file(hindawi_dataset):
     before = _snapshot(hindawi_dataset)
-    report = build(HINDAWI, hindawi_dataset, workers=2, progress=False, pdf_figures=False)
+    report = build(HINDAWI, hindawi_dataset, workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert report.articles_processed == 0 and report.articles_skipped == 30
     assert report.files_written == []
     assert _snapshot(hindawi_dataset) == before
@@ -107,14 +108,14 @@ def test_second_build_does_no_work_and_changes_no_file(hindawi_dataset):
 
 def test_parallel_and_serial_builds_agree(hindawi_dataset, tmp_path):
     serial = tmp_path / "serial"
-    build(HINDAWI, serial, workers=1, progress=False, pdf_figures=False)
+    build(HINDAWI, serial, workers=1, progress=False, pdf_figures=False, subfigures=False)
     for name in ("figures.parquet", "articles.parquet", "errors.parquet", "stats.json"):
         assert (serial / name).read_bytes() == (hindawi_dataset / name).read_bytes(), name
 
 
 def test_real_packages_give_images(tmp_path):
     out = tmp_path / "ds"
-    build(PACKAGES, out, workers=1, progress=False, pdf_figures=False)
+    build(PACKAGES, out, workers=1, progress=False, pdf_figures=False, subfigures=False)
     figures = pq.read_table(out / "figures.parquet").to_pylist()
     fig = next(f for f in figures if f["article_key"].startswith("elife-19405") and f["label"] == "Figure 1")
     assert fig["image_status"] == "ok"
@@ -175,7 +176,7 @@ def test_bad_inputs_become_error_rows_and_the_rest_goes_on(tmp_path):
     corpus.mkdir()
     _corrupt_corpus(corpus)
     out = tmp_path / "ds"
-    report = build(corpus, out, workers=2, progress=False, pdf_figures=False)
+    report = build(corpus, out, workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert not (tmp_path / "escape.txt").exists() and not (tmp_path.parent / "escape.txt").exists()
     errors = pq.read_table(out / "errors.parquet").to_pylist()
     figures = pq.read_table(out / "figures.parquet").to_pylist()
@@ -211,7 +212,7 @@ def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path):
     for key in ("PMC4657150", "PMC4691483", "PMC4706923", "PMC4706934", "PMC4706941"):
         shutil.copytree(HINDAWI / key, corpus / key)
     out = tmp_path / "ds"
-    real = functools.partial(build_module.process_article, pdf_figures=False)
+    real = functools.partial(build_module.process_article, options=BuildOptions(pdf_figures=False, subfigures=False))
     calls = {"n": 0}
 
     def dies_on_fourth(source, out_dir):
@@ -221,8 +222,8 @@ def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path):
         return real(source, out_dir)
 
     with pytest.raises(KeyboardInterrupt):
-        build(corpus, out, workers=0, progress=False, pdf_figures=False, task=dies_on_fourth)
-    report = build(corpus, out, workers=0, progress=False, pdf_figures=False)
+        build(corpus, out, workers=0, progress=False, pdf_figures=False, subfigures=False, task=dies_on_fourth)
+    report = build(corpus, out, workers=0, progress=False, pdf_figures=False, subfigures=False)
     assert report.articles_skipped == 3 and report.articles_processed == 2
     figures = pq.read_table(out / "figures.parquet").to_pylist()
     keys = [(f["article_key"], f["figure_id"]) for f in figures]
@@ -249,10 +250,10 @@ def test_second_build_does_no_work_and_changes_no_file(tmp_path):
         shutil.copytree(HINDAWI / key, corpus / key)
     shutil.copytree(PACKAGES / "elife-19405_pmc_deposit", corpus / "elife-19405_pmc_deposit")
     out = tmp_path / "ds"
-    first = build(corpus, out, workers=2, progress=False, pdf_figures=False)
+    first = build(corpus, out, workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert first.articles_processed == 3 and (out / "images").is_dir()
     before = _snapshot(out)
-    second = build(corpus, out, workers=2, progress=False, pdf_figures=False)
+    second = build(corpus, out, workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert (second.articles_processed, second.articles_skipped, second.files_written) == (0, 3, [])
     assert _snapshot(out) == before, "a no-op build must not touch a single file (bytes or mtime)"
 
@@ -265,7 +266,7 @@ def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_pat
     broken.mkdir()
     (broken / "fulltext.xml").write_text("<article><body><p>cut off")
     out = tmp_path / "ds"
-    report = build(corpus, out, workers=0, progress=False, pdf_figures=False)
+    report = build(corpus, out, workers=0, progress=False, pdf_figures=False, subfigures=False)
     assert report.articles_failed == 1
     errors = pq.read_table(out / "errors.parquet").to_pylist()
     assert [e["article_key"] for e in errors if e["stage"] == "xml"] == ["PMC4745290"]
@@ -273,7 +274,7 @@ def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_pat
     shutil.rmtree(broken)
     shutil.copytree(HINDAWI / "PMC4745290", broken)  # the user re-downloads the article
     shutil.rmtree(corpus / "elife-19405_pmc_deposit")  # and drops another from the corpus
-    report = build(corpus, out, workers=0, progress=False, pdf_figures=False)
+    report = build(corpus, out, workers=0, progress=False, pdf_figures=False, subfigures=False)
     assert (report.articles_processed, report.articles_skipped, report.articles_removed) == (1, 1, 1)
     assert not [e for e in pq.read_table(out / "errors.parquet").to_pylist() if e["stage"] != "image"]
     keys = set(pq.read_table(out / "figures.parquet").column("article_key").to_pylist())
@@ -315,7 +316,7 @@ def test_figures_without_files_are_cropped_from_the_pdf(tmp_path):
     fig1 = next(f for f in figures if (f["article_key"], f["figure_id"]) == ("PMC4657150", "fig1"))
     assert fig1["pdf_page"] == 2 and fig1["pdf_box"][2] - fig1["pdf_box"][0] > 350
 
-    flipped = build(corpus, out, workers=2, progress=False, pdf_figures=False)  # other options: redo all
+    flipped = build(corpus, out, workers=2, progress=False, pdf_figures=False, subfigures=False)  # other options: redo all
     assert flipped.articles_processed == 2 and flipped.stats["figures_with_image"] == 0
 
 

@@ -11,12 +11,13 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from medfig.pipeline.article import process_article
+from medfig.pipeline.article import BuildOptions, process_article
 from medfig.pipeline.build import build
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 HINDAWI = DATA / "pmc_hindawi_xml_pdf"
 PACKAGES = DATA / "jats_pdf_figure_packages"
+XML_ONLY = BuildOptions(pdf_figures=False, subfigures=False)
 KILLED_ONCE = "PMC4706923"
 HANGS = "PMC4706934"
 
@@ -25,19 +26,19 @@ def kill_once_or_hang(source, out_dir: Path):
     """Runs in a worker process: dies under one article the first time, hangs forever on another."""
     marker = Path(out_dir) / f"killed-{source.key}"
     if source.key == KILLED_ONCE and not marker.exists():
-        process_article(source, out_dir, pdf_figures=False)  # mid-article: its images are already on disk
+        process_article(source, out_dir, XML_ONLY)  # mid-article: its images are already on disk
         marker.touch()
         os.kill(os.getpid(), signal.SIGKILL)
     if source.key == HANGS:
         while True:  # a parser stuck in a loop: only a kill stops it
             time.sleep(0.05)
-    return process_article(source, out_dir, pdf_figures=False)
+    return process_article(source, out_dir, XML_ONLY)
 
 
 def dies_every_time(source, out_dir: Path):
     if source.key == KILLED_ONCE:
         os.kill(os.getpid(), signal.SIGKILL)
-    return process_article(source, out_dir, pdf_figures=False)
+    return process_article(source, out_dir, XML_ONLY)
 
 
 def _corpus(root: Path, keys: list[str]) -> Path:
@@ -53,14 +54,14 @@ def _rows(out: Path, name: str) -> list[dict]:
 def _content(out: Path) -> dict[str, list]:
     """Dataset content, independent of row order and of how it is sharded."""
     return {name: sorted(repr(sorted(r.items())) for r in _rows(out, name))
-            for name in ("figures", "articles", "errors")}
+            for name in ("figures", "articles", "errors", "subfigures")}
 
 
 def test_killed_worker_is_retried_and_hanging_article_times_out(tmp_path):
     keys = ["PMC4657150", "PMC4691483", KILLED_ONCE, HANGS, "PMC4706941"]
     corpus = _corpus(tmp_path / "corpus", keys)
     out = tmp_path / "ds"
-    report = build(corpus, out, workers=2, progress=False, pdf_figures=False, timeout_s=5, task=kill_once_or_hang)
+    report = build(corpus, out, workers=2, progress=False, pdf_figures=False, subfigures=False, timeout_s=5, task=kill_once_or_hang)
     assert (out / f"killed-{KILLED_ONCE}").exists(), "the worker really was killed under the article"
     figures = _rows(out, "figures")
     pairs = [(f["article_key"], f["figure_id"]) for f in figures]
@@ -73,7 +74,7 @@ def test_killed_worker_is_retried_and_hanging_article_times_out(tmp_path):
     assert report.articles_failed == 1 and report.articles_processed == 5
 
     # The hanging article is retried by the next run (here it no longer hangs) and nothing else is redone.
-    report = build(corpus, out, workers=2, progress=False, pdf_figures=False, timeout_s=5)
+    report = build(corpus, out, workers=2, progress=False, pdf_figures=False, subfigures=False, timeout_s=5)
     assert (report.articles_processed, report.articles_skipped) == (1, 4)
     assert {f["article_key"] for f in _rows(out, "figures")} == set(keys)
     assert not [e for e in _rows(out, "errors") if e["stage"] == "timeout"]
@@ -82,7 +83,7 @@ def test_killed_worker_is_retried_and_hanging_article_times_out(tmp_path):
 def test_article_that_kills_every_worker_becomes_an_error_and_the_build_goes_on(tmp_path):
     corpus = _corpus(tmp_path / "corpus", ["PMC4657150", KILLED_ONCE])
     out = tmp_path / "ds"
-    report = build(corpus, out, workers=1, progress=False, pdf_figures=False, task=dies_every_time)
+    report = build(corpus, out, workers=1, progress=False, pdf_figures=False, subfigures=False, task=dies_every_time)
     errors = [e for e in _rows(out, "errors") if e["stage"] == "worker"]
     assert [e["article_key"] for e in errors] == [KILLED_ONCE]
     assert "2 attempt(s)" in errors[0]["message"]
@@ -93,15 +94,15 @@ def test_article_that_kills_every_worker_becomes_an_error_and_the_build_goes_on(
 def test_sharded_dataset_has_the_same_content_and_rewrites_only_changed_shards(tmp_path):
     corpus = _corpus(tmp_path / "corpus", ["PMC4657150", "PMC4691483", "PMC4706923", "PMC4706934", "PMC4706941"])
     single, sharded = tmp_path / "single", tmp_path / "sharded"
-    build(corpus, single, workers=2, progress=False, pdf_figures=False)
-    build(corpus, sharded, workers=2, progress=False, pdf_figures=False, shards=4)
+    build(corpus, single, workers=2, progress=False, pdf_figures=False, subfigures=False)
+    build(corpus, sharded, workers=2, progress=False, pdf_figures=False, subfigures=False, shards=4)
     assert (sharded / "figures.parquet").is_dir()
     assert _content(single) == _content(sharded)
     assert (single / "stats.json").read_text() == (sharded / "stats.json").read_text()
 
     (corpus / "PMC4706941" / "fulltext.xml").touch()  # one article changes
     os.utime(corpus / "PMC4706941" / "fulltext.xml", ns=(1, 1))
-    report = build(corpus, sharded, workers=2, progress=False, pdf_figures=False)
+    report = build(corpus, sharded, workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert report.articles_processed == 1
     rewritten_parts = {f.split("/")[1] for f in report.files_written if f.startswith("figures.parquet/")}
     assert len(rewritten_parts) <= 1  # only the changed article's shard (its bytes may even be identical)
@@ -110,9 +111,9 @@ def test_sharded_dataset_has_the_same_content_and_rewrites_only_changed_shards(t
 def test_incremental_update_keeps_the_rest_and_removes_retracted(tmp_path):
     first = _corpus(tmp_path / "day1", ["PMC4657150", "PMC4691483", "PMC4706923"])
     out = tmp_path / "ds"
-    build(first, out, workers=2, progress=False, pdf_figures=False)
+    build(first, out, workers=2, progress=False, pdf_figures=False, subfigures=False)
     delta = _corpus(tmp_path / "day2", ["PMC4706941"])  # the next day's new article only
-    report = build(delta, out, workers=2, progress=False, pdf_figures=False, incremental=True,
+    report = build(delta, out, workers=2, progress=False, pdf_figures=False, subfigures=False, incremental=True,
                    removed={"PMC4691483": ("retracted", "retraction notice 2026-11-20")})
     assert (report.articles_processed, report.articles_removed) == (1, 1)
     keys = {f["article_key"] for f in _rows(out, "figures")}
@@ -145,7 +146,9 @@ def test_ray_and_local_executors_write_identical_datasets(tmp_path, local_ray):
     report = build(corpus, on_ray, workers=2, progress=False, executor="ray", shards=3)
     assert report.articles_processed == 4 and report.executor == "ray"
     assert report.stats["figures_with_image"] == report.stats["figures"] == 10
-    assert _content(local) == _content(on_ray)
+    for name in ("figures", "articles", "errors", "subfigures"):
+        a, b = _content(local)[name], _content(on_ray)[name]
+        assert a == b, (name, [x for x in a if x not in b][:2], [x for x in b if x not in a][:2])
     assert (local / "stats.json").read_text() == (on_ray / "stats.json").read_text()
     tif = next(f for f in _rows(on_ray, "figures") if f["article_key"] == "elife-19405_pmc_deposit")
     assert (on_ray / tif["image_path"]).read_bytes() == (local / tif["image_path"]).read_bytes()

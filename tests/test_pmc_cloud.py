@@ -91,7 +91,7 @@ def test_listing_keeps_newest_version_filters_licence_and_marks_retracted(bucket
 def test_build_from_the_bucket_reads_xml_pdf_and_media(bucket, tmp_path):
     out = tmp_path / "ds"
     query = PmcCloudQuery(root=f"s3://{BUCKET}", endpoint_url=bucket)
-    report = build(None, out, sources=iter_pmc_cloud(query), workers=2, progress=False, pdf_figures=False)
+    report = build(None, out, sources=iter_pmc_cloud(query), workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert report.articles_processed == 3 and report.removed_by_reason == {"retracted": 1}
     figures = pq.read_table(out / "figures.parquet").to_pylist()
     nih = [f for f in figures if f["article_key"] == "PMC10802347"]
@@ -103,7 +103,7 @@ def test_build_from_the_bucket_reads_xml_pdf_and_media(bucket, tmp_path):
     assert pq.read_table(out / "removed.parquet").to_pylist()[0]["article_key"] == "PMC4706941"
 
     again = build(None, out, sources=iter_pmc_cloud(PmcCloudQuery(root=f"s3://{BUCKET}", endpoint_url=bucket)),
-                  workers=2, progress=False, pdf_figures=False)
+                  workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert (again.articles_processed, again.articles_skipped, again.files_written) == (0, 3, [])
 
 

@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, progress=not args.quiet, executor=args.executor, ray_address=args.ray_address,
             shards=args.shards, incremental=args.incremental, removed=removed,
             timeout_s=args.timeout if args.timeout > 0 else None, pdf_figures=not args.no_pdf_figures,
+            subfigures=not args.no_subfigures,
         )
     except SourceError as exc:
         print(f"medfig build: {exc}", file=sys.stderr)
@@ -82,6 +83,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds one article may take before its worker is stopped (0 = no limit; default 600)")
     p.add_argument("--no-pdf-figures", action="store_true",
                    help="do not crop figures that have no file from the article's PDF (faster)")
+    p.add_argument("--no-subfigures", action="store_true",
+                   help="do not split compound figures into panels (no subfigures.parquet rows; faster)")
     p.add_argument("--source", choices=("auto", "pmc-cloud"), default="auto",
                    help="pmc-cloud: INPUT is a PMC cloud bucket or a local copy laid out like it")
     p.add_argument("--licence-group", action="append", choices=("oa_comm", "oa_noncomm", "oa_other"),

@@ -25,12 +25,21 @@ FATAL_STAGES = {"source", "xml", "internal"}
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+@dataclass(frozen=True, slots=True)
+class BuildOptions:
+    """What the per-article task does beyond parsing; part of the manifest's config (a change redoes all)."""
+
+    pdf_figures: bool = True  # crop figures the package has no file for from the article's PDF
+    subfigures: bool = True  # split compound figures into panels with subcaptions (subfigures.parquet)
+
+
 @dataclass(slots=True)
 class ArticleResult:
     key: str
     fingerprint: str
     article_row: dict | None = None
     figure_rows: list[dict] = field(default_factory=list)
+    subfigure_rows: list[dict] = field(default_factory=list)
     errors: list[dict] = field(default_factory=list)
     # Measurements for benchmarks; not written to the dataset (a no-op re-run must change nothing).
     seconds_by_stage: dict[str, float] = field(default_factory=dict)
@@ -63,12 +72,13 @@ def image_dir(out_dir: Path, key: str) -> Path:
     return out_dir / "images" / name
 
 
-def _remove_orphan_images(out_dir: Path, key: str, rows: list[dict]) -> None:
+def _remove_orphan_images(out_dir: Path, key: str, rows: list[dict], subfigure_rows: list[dict]) -> None:
     """Files left by an earlier version of a changed article, which no row points at any more."""
     folder = image_dir(out_dir, key)
     if not folder.is_dir():
         return
     kept = {row["image_path"] for row in rows if row["image_path"]}
+    kept |= {row["crop_path"] for row in subfigure_rows if row["crop_path"]}
     for path in folder.iterdir():
         if path.relative_to(out_dir).as_posix() not in kept:
             path.unlink(missing_ok=True)
@@ -148,6 +158,7 @@ def _figure_row(article: Article, figure: Figure) -> dict:
         "image_source": None,
         "pdf_page": None,
         "pdf_box": None,
+        "n_subfigures": 0,  # panels found when the figure is compound (rows in subfigures.parquet)
         "flags": figure_flags(figure),
     }
 
@@ -222,7 +233,7 @@ def _crop_located(pdf: bytes, located: dict, rows: list[dict], key: str, out_dir
         )
 
 
-def _process_pdf_only(source, package, out_dir: Path, result: ArticleResult) -> None:
+def _process_pdf_only(source, package, out_dir: Path, result: ArticleResult) -> Article | None:
     from medfig.pdf.types import PdfExtractionError
     from medfig.pipeline.pdf_only import read_pdf_article
 
@@ -233,7 +244,7 @@ def _process_pdf_only(source, package, out_dir: Path, result: ArticleResult) -> 
             parsed = read_pdf_article(pdf, source.key, package.pdf_name, where)
     except (SourceError, PdfExtractionError) as exc:
         result.errors.append(error_row(source.key, "pdf", str(exc), where))
-        return
+        return None
     article = parsed.article
     article.warnings.extend(getattr(package, "warnings", []))
     result.figure_rows = [_figure_row(article, figure) for figure in article.figures]
@@ -247,6 +258,7 @@ def _process_pdf_only(source, package, out_dir: Path, result: ArticleResult) -> 
             result.errors.append(error_row(source.key, "pdf", f"{row['label']}: {row['image_error']}", where))
     n_images = sum(1 for row in result.figure_rows if row["image_status"] == "ok")
     result.article_row = _article_row(source, article, n_images)
+    return article
 
 
 def _article_row(source, article: Article, n_images: int) -> dict:
@@ -276,7 +288,7 @@ def _article_row(source, article: Article, n_images: int) -> dict:
     }
 
 
-def _process(source, out_dir: Path, result: ArticleResult, pdf_figures: bool) -> None:
+def _process(source, out_dir: Path, result: ArticleResult, options: BuildOptions) -> None:
     from medfig.jats.parse import parse_jats
 
     try:
@@ -287,8 +299,10 @@ def _process(source, out_dir: Path, result: ArticleResult, pdf_figures: bool) ->
         return
     with package:
         if package.xml_name is None:
-            if package.pdf_name and pdf_figures:
-                _process_pdf_only(source, package, out_dir, result)
+            if package.pdf_name and options.pdf_figures:
+                article = _process_pdf_only(source, package, out_dir, result)
+                if article is not None and options.subfigures:
+                    _split_compound_figures(article, out_dir, result)
                 return
             message = "no JATS XML in the package"
             if package.pdf_name:
@@ -311,30 +325,60 @@ def _process(source, out_dir: Path, result: ArticleResult, pdf_figures: bool) ->
                 _store_figure_image(package, article, figure, row, out_dir, result)
                 result.figure_rows.append(row)
         wanted = [row for row in result.figure_rows if row["image_status"] in ("missing", "no_graphic")]
-        if wanted and package.pdf_name and pdf_figures:
+        if wanted and package.pdf_name and options.pdf_figures:
             with result.timed("pdf"):
                 _figures_from_pdf(package, article, wanted, out_dir, result)
         for row in result.figure_rows:
             if row["image_status"] == "missing":
                 where = f"{package.source.container}:{row['graphic_href']}"
                 result.errors.append(error_row(article.key, "image", row["image_error"], where))
+        if options.subfigures:
+            _split_compound_figures(article, out_dir, result)
         n_images = sum(1 for row in result.figure_rows if row["image_status"] == "ok")
         result.article_row = _article_row(source, article, n_images)
 
 
-def process_article(source, out_dir: Path, *, pdf_figures: bool = True) -> ArticleResult:
-    """Turn one article source into rows. Never raises.
+def _split_compound_figures(article: Article, out_dir: Path, result: ArticleResult) -> None:
+    """Panels, panel letters, subcaptions and panel-level inline refs of every stored figure image."""
+    from PIL import Image
 
-    ``pdf_figures``: crop figures the package has no file for from the article's PDF.
-    """
+    from medfig.compound import split_compound, write_crops
+    from medfig.compound.table import subfigure_rows
+
+    figures = {figure.figure_id: figure for figure in article.figures}
+    with result.timed("subfigures"):
+        for row in result.figure_rows:
+            figure = figures.get(row["figure_id"])
+            if row["image_status"] != "ok" or figure is None:
+                continue
+            path = out_dir / row["image_path"]
+            try:
+                with Image.open(path) as opened:
+                    image = opened.convert("RGB")
+                subfigures = split_compound(image, figure.caption, figure.inline_refs, figure_id=figure.figure_id)
+                stem = (image_dir(out_dir, article.key) / f"{safe_name(figure.figure_id)}-panel").relative_to(out_dir)
+                write_crops(image, subfigures, out_dir, stem.as_posix())
+            except Exception as exc:  # one odd image must not lose the article's other figures
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                result.errors.append(error_row(article.key, "subfigures", f"figure {figure.figure_id}: {detail}",
+                                               row["image_path"]))
+                continue
+            row["n_subfigures"] = len(subfigures)
+            result.subfigure_rows.extend(subfigure_rows(article.key, subfigures))
+
+
+def process_article(source, out_dir: Path, options: BuildOptions | None = None) -> ArticleResult:
+    """Turn one article source into rows. Never raises. ``options``: what runs beyond parsing."""
+    options = options or BuildOptions()
     result = ArticleResult(key=source.key, fingerprint=source.fingerprint)
     try:
-        _process(source, Path(out_dir), result, pdf_figures)
-        _remove_orphan_images(Path(out_dir), source.key, result.figure_rows)
+        _process(source, Path(out_dir), result, options)
+        _remove_orphan_images(Path(out_dir), source.key, result.figure_rows, result.subfigure_rows)
     except Exception as exc:  # a bug or an input we did not foresee: record it, keep the build going
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         result.errors.append(error_row(source.key, "internal", detail, source.container))
         result.article_row = None
         result.figure_rows = []
+        result.subfigure_rows = []
     result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes
     return result

@@ -5,6 +5,7 @@ Layout of the output folder::
     figures.parquet   one row per <fig>            (schema: medfig.pipeline.rows.FIGURES)
     articles.parquet  one row per parsed article   (ARTICLES)
     errors.parquet    one row per problem          (ERRORS)
+    subfigures.parquet one row per panel of a compound figure (medfig.compound.table.SUBFIGURES)
     removed.parquet   articles taken out of the dataset (retracted, withdrawn), with the reason
     stats.json        counts describing the dataset (no timings: a no-op run changes nothing)
     manifest.sqlite   per-article status and rows; makes re-runs resumable
@@ -37,13 +38,15 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from medfig.compound.table import SUBFIGURES
 from medfig.pipeline import rows as schemas
-from medfig.pipeline.article import ArticleResult, image_dir, process_article
+from medfig.pipeline.article import ArticleResult, BuildOptions, image_dir, process_article
 from medfig.pipeline.atomic import atomic_write_json, atomic_write_parquet, remove_stale_temps
 from medfig.pipeline.manifest import Manifest
 
 COMMIT_EVERY = 64  # articles per manifest transaction: bounds redo work after a kill
-TABLES = (("figures", schemas.FIGURES), ("articles", schemas.ARTICLES), ("errors", schemas.ERRORS))
+TABLES = (("figures", schemas.FIGURES), ("articles", schemas.ARTICLES), ("errors", schemas.ERRORS),
+          ("subfigures", SUBFIGURES))
 EXECUTORS = ("local", "ray")
 DEFAULT_TIMEOUT_S = 600.0
 
@@ -77,6 +80,9 @@ class BuildReport:
             f"({s.get('figures_with_image', 0)} with image), {s.get('inline_refs', 0)} inline refs, "
             f"{s.get('tables', 0)} tables",
         ]
+        if s.get("compound_figures"):
+            lines.append(f"  compound figures  : {s['compound_figures']} split into {s.get('subfigures', 0)} panels "
+                         f"(letters read: {s.get('subfigures_by_label_source', {}).get('ocr', 0)})")
         statuses = s.get("figures_by_image_status", {})
         if statuses:
             lines.append("  figure images     : " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
@@ -120,8 +126,12 @@ def _needs_work(source, states: dict[str, tuple[str, str]]) -> bool:
     return state is None or state[1] != "done" or state[0] != source.fingerprint
 
 
-def shard_stats(figures: list[dict], articles: list[dict], errors: list[dict], failed: int) -> dict:
+def shard_stats(figures: list[dict], articles: list[dict], errors: list[dict], subfigures: list[dict],
+                failed: int) -> dict:
     return {
+        "compound_figures": sum(1 for f in figures if f.get("n_subfigures")),
+        "subfigures": len(subfigures),
+        "subfigures_by_label_source": dict(Counter(s["label_source"] for s in subfigures)),
         "articles": len(articles),
         "articles_failed": failed,
         "figures": len(figures),
@@ -174,18 +184,19 @@ def consolidate(out_dir: Path, manifest: Manifest, shards: int, dirty: set[int])
     """Rewrite the dirty shards from the manifest, then the dataset-wide files."""
     written = []
     for shard in sorted(dirty):
-        figures, articles, errors, failed = [], [], [], 0
+        figures, articles, errors, subfigures, failed = [], [], [], [], 0
         for _key, status, payload in manifest.results(shard):
             failed += status == "failed"
             if payload["article"] is not None:
                 articles.append(payload["article"])
             figures.extend(payload["figures"])
             errors.extend(payload["errors"])
-        for (name, schema), rows in zip(TABLES, (figures, articles, errors)):
+            subfigures.extend(payload.get("subfigures", []))
+        for (name, schema), rows in zip(TABLES, (figures, articles, errors, subfigures)):
             path = _table_path(out_dir, name, shard, shards)
             if atomic_write_parquet(path, schemas.to_table(rows, schema), only_if_changed=True):
                 written.append(path.relative_to(out_dir).as_posix())
-        manifest.set_meta(f"stats:{shard}", json.dumps(shard_stats(figures, articles, errors, failed), sort_keys=True))
+        manifest.set_meta(f"stats:{shard}", json.dumps(shard_stats(figures, articles, errors, subfigures, failed), sort_keys=True))
     stats = merge_stats(json.loads(manifest.get_meta(f"stats:{s}") or "{}") for s in range(shards))
     stats["articles_removed"] = len(manifest.removed())
     if atomic_write_json(out_dir / "stats.json", stats, only_if_changed=True):
@@ -216,6 +227,7 @@ def build(
     removed: dict[str, tuple[str, str]] | None = None,
     timeout_s: float | None = DEFAULT_TIMEOUT_S,
     pdf_figures: bool = True,
+    subfigures: bool = True,
     task: Callable | None = None,
 ) -> BuildReport:
     """Build (or resume, or update) a figure dataset from ``input_path`` into ``out_dir``.
@@ -225,7 +237,8 @@ def build(
     ``removed``: article key or PMCID -> (reason, detail), e.g. PMC's retraction list.
     ``timeout_s``: per-article limit; a worker past it is stopped and the article recorded as failed.
     ``pdf_figures``: crop figures that have no file from the article's PDF (slower; Hindawi-like corpora
-    have no figure files at all). Changing it makes the next run redo every article.
+    have no figure files at all). ``subfigures``: split compound figures into panels with their
+    subcaptions (``subfigures.parquet`` and crops). Changing either makes the next run redo every article.
     ``task``: what runs per article (default ``process_article``); must be importable by worker processes.
     """
     from medfig.sources import iter_sources
@@ -238,8 +251,8 @@ def build(
         workers = os.cpu_count() or 1
     report = BuildReport(out_dir=out_dir, executor=executor)
     if task is None:
-        task = functools.partial(process_article, pdf_figures=pdf_figures)
-    config = json.dumps({"pdf_figures": pdf_figures}, sort_keys=True)
+        task = functools.partial(process_article, options=BuildOptions(pdf_figures=pdf_figures, subfigures=subfigures))
+    config = json.dumps({"pdf_figures": pdf_figures, "subfigures": subfigures}, sort_keys=True)
 
     all_sources = list(sources if sources is not None else iter_sources(input_path))
     report.articles_seen = len(all_sources)

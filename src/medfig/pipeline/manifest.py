@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS articles (
     shard INTEGER NOT NULL,
     n_figures INTEGER NOT NULL,
     n_errors INTEGER NOT NULL,
-    result BLOB NOT NULL           -- zlib(JSON {article, figures, errors})
+    result BLOB NOT NULL           -- zlib(JSON {article, figures, errors, subfigures})
 );
 CREATE INDEX IF NOT EXISTS articles_by_shard ON articles(shard, key);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -83,7 +83,8 @@ class Manifest:
     def record(self, results: Iterable[ArticleResult], shards: int) -> int:
         rows = []
         for result in results:
-            payload = {"article": result.article_row, "figures": result.figure_rows, "errors": result.errors}
+            payload = {"article": result.article_row, "figures": result.figure_rows, "errors": result.errors,
+                       "subfigures": result.subfigure_rows}
             blob = zlib.compress(json.dumps(payload, ensure_ascii=False, sort_keys=True).encode("utf-8"), 6)
             status = "failed" if result.failed else "done"
             rows.append((result.key, result.fingerprint, status, shard_of(result.key, shards),

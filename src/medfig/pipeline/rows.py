@@ -54,6 +54,7 @@ FIGURES = pa.schema(
         ("image_source", pa.string()),  # package (the published file) | pdf (cropped from the PDF)
         ("pdf_page", pa.int32()),  # 0-based page of a PDF crop
         ("pdf_box", pa.list_(pa.float32())),  # [x0, y0, x1, y1] PDF points, origin top-left
+        ("n_subfigures", pa.int32()),  # 0: single panel (or not analysed); rows in subfigures.parquet
         ("flags", pa.list_(pa.string())),  # see medfig.pipeline.article.figure_flags
     ]
 )
