@@ -78,6 +78,13 @@ def main() -> int:
     ):
         s = scores[k]
         print(f"{boxes:<12} {'medfig parser':<14} {how:<22} {100 * s.medicat_f1:6.1f} {s.n_scored:7d}")
+    print("\nby source (predicted boxes):  figures  label F1  heuristic F1  mAP@0.5")
+    for name, prefix in (("Hindawi/eLife PDFs", "PMC"), ("MedICaT sample", "medicat/"), ("EXSCLAIM (Nature)", "exsclaim/")):
+        sub = [f for f in compound if f["figure_key"].startswith(prefix)]
+        if sub:
+            lab = evaluate_subfigures(sub, runs["pred_label"])
+            heu = evaluate_subfigures(sub, runs["pred_heur"])
+            print(f"  {name:<26} {len(sub):7d}  {100 * lab.medicat_f1:8.1f}  {100 * heu.medicat_f1:12.1f}  {lab.map_50:7.3f}")
     s = scores["pred_label"]
     print("\nPredicted subfigures (label alignment):")
     print(s.table())
