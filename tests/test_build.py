@@ -342,3 +342,53 @@ def test_a_pdf_alone_gives_figures_captions_and_inline_refs_that_agree_with_its_
         xml_sentences = {alnum(r.sentence) for r in figure.inline_refs}
         pdf_sentences = {alnum(r["sentence"]) for r in row["inline_refs"]}
         assert xml_sentences and all(any(x in p or p in x for p in pdf_sentences) for x in xml_sentences), figure.label
+
+
+def _iou(a, b) -> float:
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def test_build_splits_compound_figures_like_the_demo_ground_truth(tmp_path):
+    import json
+
+    from medfig.demo import write_demo_corpus
+
+    articles = tmp_path / "articles"
+    write_demo_corpus(articles, n=3, seed=7)
+    out = tmp_path / "ds"
+    report = build(articles, out, workers=2, progress=False)
+    subfigures = pq.read_table(out / "subfigures.parquet").to_pylist()
+    panels = found = labelled = cited = cited_ok = false_splits = 0
+    for truth_file in sorted(articles.glob("*/ground_truth.json")):
+        truth = json.loads(truth_file.read_text())
+        refs = {}
+        for ref in truth["inline_refs"]:
+            for panel in ref["panels"]:
+                refs.setdefault((ref["figure_id"], panel.lower()), []).append(squash(ref["sentence"]))
+        for figure in truth["figures"]:
+            predicted = [s for s in subfigures if (s["article_key"], s["figure_id"]) == (truth["pmcid"], figure["figure_id"])]
+            if not figure.get("compound"):
+                false_splits += bool(predicted)
+                continue
+            for panel in figure["panels"]:
+                panels += 1
+                best = max(predicted, key=lambda s: _iou(s["box"], panel["box_px"]), default=None)
+                if best is None or _iou(best["box"], panel["box_px"]) < 0.5:
+                    continue
+                found += 1
+                labelled += (best["label"] or "") == panel["label"].lower()
+                assert (out / best["crop_path"]).is_file()
+                wanted = refs.get((figure["figure_id"], panel["label"].lower()), [])
+                if wanted and best["label"] == panel["label"].lower():
+                    cited += 1
+                    cited_ok += set(wanted) <= {squash(r["sentence"]) for r in best["inline_refs"]}
+    assert panels >= 20 and false_splits == 0
+    # Panel recall at IoU 0.5 on demo figures: 104/134 (0.78) over seeds 1-6, 20/25 on seed 7. The
+    # splitter's accuracy is measured on real figures in benchmarks/; here: the build wires it in.
+    assert found / panels >= 0.7, (found, panels)
+    assert labelled / found >= 0.9, (labelled, found)
+    assert cited and cited_ok == cited, "a sentence naming panel b is attached to panel b"
+    assert report.stats["subfigures"] == len(subfigures) and report.stats["compound_figures"] >= 5

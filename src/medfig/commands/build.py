@@ -24,7 +24,7 @@ def read_removal_list(path: Path) -> dict[str, tuple[str, str]]:
 
 def run(args: argparse.Namespace) -> int:
     from medfig.pipeline.build import build
-    from medfig.records import SourceError
+    from medfig.records import MedfigError
 
     is_remote = "://" in args.input
     if not is_remote and not Path(args.input).exists():
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
             timeout_s=args.timeout if args.timeout > 0 else None, pdf_figures=not args.no_pdf_figures,
             subfigures=not args.no_subfigures,
         )
-    except SourceError as exc:
+    except MedfigError as exc:
         print(f"medfig build: {exc}", file=sys.stderr)
         return 2
     print(report.summary())

@@ -29,12 +29,18 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from medfig.pipeline.article import ArticleResult, error_row
+from medfig.records import MedfigError
 
 _STOP = None
 _KILL_GRACE_S = 2.0
 
 
+_READY = "ready"
+STARTUP_TIMEOUT_S = 120.0
+
+
 def _worker_main(conn: Connection, task: Callable, out_dir: str) -> None:
+    conn.send(_READY)
     while True:
         try:
             source = conn.recv()
@@ -73,12 +79,31 @@ class LocalPool:
         self._ctx = mp.get_context("spawn")
         self._workers: list[_Worker] = []
 
-    def _start_worker(self) -> _Worker:
+    def _start_worker(self, wait_ready: bool = True) -> _Worker:
         parent, child = self._ctx.Pipe()
         process = self._ctx.Process(target=_worker_main, args=(child, self.task, self.out_dir), daemon=True)
         process.start()
         child.close()
-        return _Worker(process=process, conn=parent)
+        worker = _Worker(process=process, conn=parent)
+        if wait_ready:
+            self._wait_ready(worker)
+        return worker
+
+    def _wait_ready(self, worker: _Worker) -> None:
+        """A worker that cannot even start would fail every article: say why once, instead."""
+        ready = worker.conn.poll(STARTUP_TIMEOUT_S)
+        try:
+            message = worker.conn.recv() if ready else None
+        except (EOFError, OSError):
+            message = None
+        if message != _READY:
+            worker.process.join(1)
+            self._stop_worker(worker)
+            raise MedfigError(
+                f"a worker process could not start (exit code {worker.process.exitcode}). Worker processes are "
+                f"spawned and import the calling script: put the build call under `if __name__ == \"__main__\":`, "
+                f"make the per-article task importable, or pass workers=0 to run in this process."
+            )
 
     def _stop_worker(self, worker: _Worker) -> None:
         worker.process.terminate()
@@ -95,7 +120,13 @@ class LocalPool:
     def run(self, sources: Iterable) -> Iterator[ArticleResult]:
         pending = iter(sources)
         retry: deque = deque()
-        self._workers = [self._start_worker() for _ in range(self.n_workers)]
+        self._workers = [self._start_worker(wait_ready=False) for _ in range(self.n_workers)]
+        try:
+            for worker in self._workers:
+                self._wait_ready(worker)
+        except MedfigError:
+            self.close()
+            raise
         try:
             yield from self._loop(pending, retry)
         finally:
