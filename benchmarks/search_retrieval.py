@@ -29,51 +29,15 @@ MODES = ("bm25", "dense", "fused")
 
 
 def build_shared_dataset(out: Path, pdf_figures: bool = False) -> None:
-    """All four article folders into one dataset; figure images cropped from PDFs only when asked
-    (the text is the same either way; cropping takes minutes)."""
-    import inspect
-
+    """All four article folders into one dataset. The build splits compound figures that have images
+    into panels (subfigures.parquet); figure images are cropped from the PDFs only when asked (the
+    text is the same either way; cropping takes minutes)."""
     from medfig.pipeline.build import build
     from medfig.sources import iter_sources
 
     sources = [s for name in CORPUS for s in iter_sources(DATA / name)]
-    options = {"pdf_figures": pdf_figures} if "pdf_figures" in inspect.signature(build).parameters else {}
-    report = build(None, out, sources=sources, progress=False, **options)
+    report = build(None, out, sources=sources, progress=False, pdf_figures=pdf_figures)
     print(report.summary(), file=sys.stderr)
-
-
-def write_compound_subfigures(dataset: Path) -> int:
-    """subfigures.parquet from medfig.compound run on every figure image of the dataset (until the
-    build pipeline writes that file itself). Returns the number of panels."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    from tqdm import tqdm
-
-    from medfig.compound import analyze_compound
-    from medfig.pipeline.atomic import atomic_write_parquet
-    from medfig.records import InlineRef
-    from medfig.search.demo_panels import SUBFIGURES
-
-    rows = []
-    figures = [f for f in pq.read_table(dataset / "figures.parquet").to_pylist() if f["image_path"]]
-    for fig in tqdm(figures, desc="compound figures", unit="figure", file=sys.stderr):
-        refs = [InlineRef(figure_id=fig["figure_id"], sentence=r["sentence"], section=r["section"],
-                          mention=r["mention"], panels=list(r["panels"] or [])) for r in fig["inline_refs"] or []]
-        try:
-            result = analyze_compound(dataset / fig["image_path"], fig["caption"] or "", refs,
-                                      figure_id=fig["figure_id"])
-        except Exception as exc:  # one bad image must not stop the benchmark
-            print(f"{fig['image_path']}: compound analysis failed ({exc})", file=sys.stderr)
-            continue
-        for sub in result.subfigures:
-            rows.append({"article_key": fig["article_key"], "figure_id": fig["figure_id"], "label": sub.label,
-                         "box_px": [float(v) for v in sub.box_px], "subcaption": sub.subcaption or None,
-                         "crop_path": None, "modality": None,
-                         "inline_refs": [{"sentence": r.sentence, "section": r.section, "mention": r.mention,
-                                          "panels": r.panels, "paragraph_index": r.paragraph_index,
-                                          "sentence_index": r.sentence_index} for r in sub.inline_refs]})
-    atomic_write_parquet(dataset / "subfigures.parquet", pa.Table.from_pylist(rows, schema=SUBFIGURES))
-    return len(rows)
 
 
 def strip_mentions(sentence: str) -> str:
@@ -174,9 +138,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path, help="a built dataset (default: build the shared corpus)")
     parser.add_argument("--no-demo", action="store_true", help="skip the demo panel-level run")
-    parser.add_argument("--compound", action="store_true",
-                        help="also crop figures from the PDFs and split them with medfig.compound, then measure "
-                             "panel-level R@5 on real text (slow: minutes)")
+    parser.add_argument("--pdf-figures", action="store_true",
+                        help="also run on the corpus built with figures cropped from the PDFs (so Hindawi/eLife "
+                             "compound figures get panels too): more panel-level queries; slow (minutes)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="medfig-search-bench-"))
     try:
@@ -187,26 +151,25 @@ def main() -> int:
         index, report = index_captions_only(dataset, work / "index-shared")
         result = evaluate(index, queries_from(dataset))
         has_panels = (dataset / "subfigures.parquet").is_file()
-        print_table(f"Inline reference -> figure retrieval, {dataset.name}"
+        print_table(f"Inline reference -> figure retrieval, {dataset.name} (figure files as shipped, no PDF "
+                    "cropping; panels where the build split a compound figure)"
                     + ("" if has_panels else " (no subfigures.parquet: whole figures, panel R@5 not measurable)"),
                     result, report)
-        if args.compound and args.dataset is None:
+        if args.pdf_figures and args.dataset is None:
             real = work / "shared-ds-pdf"
             build_shared_dataset(real, pdf_figures=True)
-            n_panels = write_compound_subfigures(real)
-            print(f"medfig.compound: {n_panels} panels", file=sys.stderr)
             index, report = index_captions_only(real, work / "index-shared-panels")
             result = evaluate(index, queries_from(real))
-            print_table("Same corpus with figures cropped from the PDFs and split into panels by medfig.compound "
-                        "(automatic boxes, OCR letters and subcaptions: panel R@5 counts a hit only when the "
-                        "named panel was found, labelled and retrieved)", result, report)
+            print_table("Same corpus, figures cropped from the PDFs, compound figures split by the build "
+                        "(automatic boxes, OCR letters, subcaptions: a panel hit needs the named panel to be "
+                        "found, lettered and retrieved)", result, report)
         if not args.no_demo:
             from medfig.demo import write_demo_corpus
             from medfig.pipeline.build import build
             from medfig.search.demo_panels import write_demo_subfigures
 
             write_demo_corpus(work / "demo", n=20, seed=0)
-            build(work / "demo", work / "demo-ds", progress=False)
+            build(work / "demo", work / "demo-ds", progress=False, subfigures=False)  # panels from ground truth
             write_demo_subfigures(work / "demo", work / "demo-ds")
             index, report = index_captions_only(work / "demo-ds", work / "index-demo")
             result = evaluate(index, queries_from(work / "demo-ds"))

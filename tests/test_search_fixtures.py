@@ -33,7 +33,7 @@ def demo_dataset() -> tuple[Path, Path]:
 
     articles, dataset = _WORK / "demo-articles", _WORK / "demo-ds"
     write_demo_corpus(articles, n=3, seed=0)
-    build(articles, dataset, workers=1, progress=False)
+    build(articles, dataset, workers=1, progress=False, subfigures=False)  # panels come from the ground truth
     write_demo_subfigures(articles, dataset)
     report = build_index(dataset, progress=False)
     assert report.dense, "the sentence model (medfig[dense]) must be installed for the search tests"
@@ -47,12 +47,9 @@ def hindawi_dataset() -> Path:
 
     if not HINDAWI.is_dir():
         raise RuntimeError(f"real test data not found at {HINDAWI}")
-    import inspect
-
     dataset = _WORK / "hindawi-ds"
     # Text-only build: cropping figures out of the PDFs takes minutes and search tests need the text;
     # it also keeps the "no image file" path of the web app under test.
-    options = {"pdf_figures": False} if "pdf_figures" in inspect.signature(build).parameters else {}
-    build(HINDAWI, dataset, workers=2, progress=False, **options)
+    build(HINDAWI, dataset, workers=2, progress=False, pdf_figures=False)
     build_index(dataset, progress=False)
     return dataset
