@@ -244,3 +244,13 @@ def test_unlettered_piece_joins_its_lettered_panel():
     result = analyze_compound(img, "(A) STEM image with its EDX map. (B) Line profile.")
     got = {s.label: s.box_px for s in result.subfigures}
     assert got == {"a": [10, 10, 314, 190], "b": [350, 10, 630, 190]}
+
+
+def test_cli_reads_an_elife_tiff(capsys):
+    tiff = DATA / "jats_pdf_figure_packages" / "elife-19405_pmc_deposit" / "elife-19405-fig1.tif"
+    assert main(["compound", str(tiff), "--caption", "Figure 1. (A) Centrosome and cilium. (B) Spindle.", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    labels = {s["label"]: s for s in out["subfigures"]}
+    assert out["compound"] and {"a", "b"} <= set(labels)
+    assert labels["a"]["box"][3] < labels["b"]["box"][1]  # A sits above B
+    assert labels["b"]["subcaption"] == "Spindle."

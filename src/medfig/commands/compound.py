@@ -9,9 +9,8 @@ from pathlib import Path
 
 
 def run(args: argparse.Namespace) -> int:
-    from PIL import Image, UnidentifiedImageError
-
     from medfig.compound import analyze_compound
+    from medfig.pipeline.images import ImageError, decode_image
 
     path = Path(args.image)
     caption = args.caption
@@ -22,12 +21,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"medfig compound: {args.caption_file}: cannot read caption ({exc.strerror})", file=sys.stderr)
             return 2
     try:
-        image = Image.open(path)
-        image.load()
+        data = path.read_bytes()
     except FileNotFoundError:
         print(f"medfig compound: {path}: no such file", file=sys.stderr)
         return 2
-    except (UnidentifiedImageError, OSError) as exc:
+    except OSError as exc:
+        print(f"medfig compound: {path}: cannot read ({exc.strerror})", file=sys.stderr)
+        return 2
+    try:
+        # the build's decoder: size limits, and TIFFs Pillow cannot open (eLife LZW/16-bit)
+        image, _ = decode_image(data, path.name)
+        image = image.convert("RGB")
+    except (ImageError, OSError, ValueError) as exc:
         print(f"medfig compound: {path}: not a readable image ({exc})", file=sys.stderr)
         return 2
     result = analyze_compound(image, caption or "", alignment=args.alignment)
@@ -46,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compound", help="split a compound figure into panels with labels and subcaptions")
-    p.add_argument("image", help="figure image (PNG, JPEG, TIFF, ...)")
+    p.add_argument("image", help="figure image (PNG, JPEG, TIFF, GIF, ...)")
     p.add_argument("--caption", default="", help="the figure caption (for subcaptions)")
     p.add_argument("--caption-file", help="read the caption from this UTF-8 file instead")
     p.add_argument("--json", action="store_true", help='print {"compound": ..., "subfigures": [...]} as JSON')
