@@ -2,7 +2,7 @@
 
 Metrics are registered in ``METRICS`` (name -> (help, add_arguments, run)); adding one is a
 new entry, nothing else changes. Today: ``subfigures`` (MedICaT alignment F1, COCO box mAP,
-label accuracy, false split rate).
+label accuracy, false split rate) and ``image-filter`` (precision / recall of the radiology filter).
 """
 
 from __future__ import annotations
@@ -41,8 +41,22 @@ def _subfigures_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _image_filter_args(p: argparse.ArgumentParser) -> None:
+    from medfig.evaluate.image_filter_cli import add_arguments
+
+    add_arguments(p)
+
+
+def _image_filter_run(args: argparse.Namespace) -> int:
+    from medfig.evaluate.image_filter_cli import run
+
+    return run(args)
+
+
 METRICS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
     "subfigures": ("MedICaT subfigure-subcaption F1, COCO box mAP, label accuracy", _subfigures_args, _subfigures_run),
+    "image-filter": ("radiology image filter: precision/recall against hand labels (or weak caption labels)",
+                     _image_filter_args, _image_filter_run),
 }
 
 

@@ -1,7 +1,6 @@
-"""``medfig evaluate-image-filter MODEL DATASET [--labels TSV]``: precision / recall of the image filter.
+"""``medfig evaluate image-filter MODEL DATASET [--labels TSV]``: precision / recall of the image filter.
 
-For the shared ``medfig evaluate`` registry: ``add_arguments`` and ``run`` below can be
-registered as ``METRICS["image-filter"] = (HELP, add_arguments, run)``.
+Registered in ``medfig.commands.evaluate.METRICS``.
 """
 
 from __future__ import annotations
@@ -57,9 +56,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"image filter on {len(items)} figures ({sum(gold)} radiology, {source}): "
               f"precision {p:.3f}, recall {r:.3f} (tp {tp}, fp {fp}, fn {fn}; threshold {head.threshold})")
     return 0
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("evaluate-image-filter", help=HELP)
-    add_arguments(p)
-    p.set_defaults(func=run)
