@@ -3,7 +3,8 @@
 A demo dataset (with images and ground-truth panels: crops are real files) is replicated with
 new article ids up to --n documents and indexed; `medfig.web` serves it; Chromium opens the
 result page for each query and reports the Navigation Timing of the page: server response,
-DOMContentLoaded and the load event (which waits for every non-lazy image of the grid).
+DOMContentLoaded and the load event (which waits for the thumbnails of the first 10 cards, the
+ones on screen; the rest load lazily on scroll).
 
     .venv/bin/python benchmarks/search_pageload.py [--n 100000] [--queries 40]
 """

@@ -36,11 +36,24 @@ def test_search_page_lists_panel_crops(demo_client):
     _no_external_resources(html)
     cards = re.findall(r'<li class="card" data-doc-key="([^"]+)" data-kind="(\w+)"', html)
     assert cards and all(kind == "panel" or kind == "figure" for _, kind in cards)
-    thumbs = re.findall(r'src="(/img/(?:panel|figure)/\d+)"', html)
+    thumbs = re.findall(r'src="(/img/thumb/(\d+))"', html)
     assert len(thumbs) == len(cards)
-    first = client.get(thumbs[0])
-    assert first.status_code == 200 and first.headers["content-type"] in ("image/png", "image/jpeg")
-    assert first.content[:4] in (b"\x89PNG", b"\xff\xd8\xff\xe0", b"\xff\xd8\xff\xe1", b"\xff\xd8\xff\xdb")
+    from io import BytesIO
+
+    from PIL import Image
+
+    index = client.app.state.index
+    for url, doc_id in thumbs[:4]:
+        response = client.get(url)
+        assert response.status_code == 200 and response.headers["content-type"] == "image/jpeg"
+        thumb = Image.open(BytesIO(response.content))
+        assert max(thumb.size) <= 360
+        doc = index.doc(int(doc_id))
+        if doc.kind == "panel":  # the thumbnail has the panel's shape, not the whole figure's
+            w, h = doc.box_px[2] - doc.box_px[0], doc.box_px[3] - doc.box_px[1]
+            assert abs(thumb.size[0] / thumb.size[1] - w / h) < 0.05
+            full = client.get(f"/img/panel/{doc_id}")
+            assert full.status_code == 200 and full.content[:4] == b"\x89PNG"
 
 
 def test_figure_page_boxes_subcaptions_and_cited_panel(demo_client):

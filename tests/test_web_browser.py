@@ -65,6 +65,7 @@ def test_search_open_figure_and_highlight_panel(server, tmp_path):
         page.fill("#q", "axial CT lesion")
         page.click("#search-button")
         page.wait_for_selector("#results li.card")
+        page.wait_for_load_state("load")  # the on-screen thumbnails are eager: the load event waits for them
         # the result grid, with its images, loads in under a second
         load_ms = page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0];"
                                 " return n.loadEventEnd - n.startTime; }")

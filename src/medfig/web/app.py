@@ -25,7 +25,7 @@ from medfig.records import MedfigError
 from medfig.search.licences import licence_name
 from medfig.search.query import Filters, SearchIndex
 from medfig.search.querytext import MAX_QUERY_CHARS
-from medfig.web.images import MEDIA_TYPES, crop_png, safe_dataset_file
+from medfig.web.images import MEDIA_TYPES, crop_png, safe_dataset_file, thumbnail_jpeg
 
 HERE = Path(__file__).resolve().parent
 MAX_K = 100
@@ -172,6 +172,21 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         except (ValueError, OSError) as exc:
             return Response(f"cannot crop: {exc}", status_code=404, media_type="text/plain")
 
+    def thumb_image(request: Request) -> Response:
+        """Grid thumbnail: the panel crop file, else the panel box cut from the figure, else the figure."""
+        doc = index.doc(request.path_params["doc_id"])
+        if doc is None:
+            return Response("no such document", status_code=404, media_type="text/plain")
+        crop = safe_dataset_file(root, doc.crop_path)
+        source, box = (crop, None) if crop is not None else (safe_dataset_file(root, doc.image_path), doc.box_px)
+        if source is None:
+            return Response("no image", status_code=404, media_type="text/plain")
+        try:
+            data = thumbnail_jpeg(source, tuple(box) if box else None, source.stat().st_mtime_ns)
+        except (ValueError, OSError) as exc:
+            return Response(f"cannot make a thumbnail: {exc}", status_code=404, media_type="text/plain")
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+
     def health(request: Request) -> Response:
         return JSONResponse({"documents": index.count(), "dense": index.has_dense})
 
@@ -181,6 +196,7 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         Route("/figure/{doc_id:int}", figure_page),
         Route("/img/figure/{doc_id:int}", figure_image),
         Route("/img/panel/{doc_id:int}", panel_image),
+        Route("/img/thumb/{doc_id:int}", thumb_image),
         Route("/healthz", health),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

@@ -46,3 +46,32 @@ def crop_png(image_file: Path, box_px: tuple[float, float, float, float]) -> byt
         buffer = io.BytesIO()
         crop.save(buffer, format="PNG")
         return buffer.getvalue()
+
+
+THUMB_MAX_PX = 360
+
+
+@lru_cache(maxsize=2048)
+def thumbnail_jpeg(image_file: Path, box_px: tuple[float, float, float, float] | None, mtime_ns: int) -> bytes:
+    """A small JPEG for the result grid (at most THUMB_MAX_PX a side) of the image, or of the panel
+    ``box_px`` ([x0, y0, x1, y1], pixels of the image) inside it. ``mtime_ns`` keys the cache to the file
+    version. Full-size figure files can be megabytes; the grid must stay fast."""
+    from PIL import Image
+
+    with Image.open(image_file) as image:
+        full_width = image.width
+        if not box_px:  # JPEG decodes straight at a reduced size; a panel needs full-resolution pixels
+            image.draft("RGB", (THUMB_MAX_PX * 2, THUMB_MAX_PX * 2))
+        picture = image.convert("RGB")
+        if box_px:
+            scale = picture.width / full_width
+            x0, y0, x1, y1 = (v * scale for v in box_px)
+            x0, y0 = max(0, int(x0)), max(0, int(y0))
+            x1, y1 = min(picture.width, int(round(x1))), min(picture.height, int(round(y1)))
+            if x1 <= x0 or y1 <= y0:
+                raise ValueError(f"{image_file}: empty panel box {box_px}")
+            picture = picture.crop((x0, y0, x1, y1))
+        picture.thumbnail((THUMB_MAX_PX, THUMB_MAX_PX))
+        buffer = io.BytesIO()
+        picture.save(buffer, format="JPEG", quality=85)
+        return buffer.getvalue()
