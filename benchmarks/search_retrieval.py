@@ -141,7 +141,13 @@ def main() -> int:
     parser.add_argument("--pdf-figures", action="store_true",
                         help="also run on the corpus built with figures cropped from the PDFs (so Hindawi/eLife "
                              "compound figures get panels too): more panel-level queries; slow (minutes)")
+    parser.add_argument("--bm25-max-terms", type=int, default=None,
+                        help="BM25 keeps this many of a query's rarest words (default: the library's setting)")
     args = parser.parse_args()
+    if args.bm25_max_terms:
+        import medfig.search.query
+
+        medfig.search.query.BM25_MAX_TERMS = args.bm25_max_terms
     work = Path(tempfile.mkdtemp(prefix="medfig-search-bench-"))
     try:
         dataset = args.dataset
