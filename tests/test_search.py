@@ -186,7 +186,9 @@ def test_incremental_reindex_only_touches_what_changed(tmp_path):
     assert gone not in {h.doc.doc_key for h in index.search((removed["caption"] or "figure")[:400], k=100)}
 
 
-def test_cli_index_and_search_json(capsys):
+def test_cli_index_and_search_json(capsys, tmp_path):
+    assert main(["index", str(tmp_path)]) == 2
+    assert "figures.parquet: not found" in capsys.readouterr().err
     _, dataset = demo_dataset()
     assert main(["index", str(dataset), "-q"]) == 0
     out = capsys.readouterr().out
