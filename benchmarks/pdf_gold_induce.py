@@ -155,6 +155,12 @@ def page_objects(page):
             continue
         if not o.get("stroke") and not o.get("fill"):
             continue
+        col = o.get("non_stroking_color")
+        vals = list(col) if isinstance(col, (list, tuple)) else [col] if isinstance(col, (int, float)) else []
+        white = bool(vals) and all(isinstance(v, (int, float)) for v in vals) and (
+            all(v <= 0.01 for v in vals) if len(vals) == 4 else all(v >= 0.99 for v in vals))
+        if o.get("fill") and not o.get("stroke") and white:
+            continue  # an invisible white background is not part of what the reader sees
         objs.append([o["x0"], o["top"], o["x1"], o["bottom"]])
     return objs
 

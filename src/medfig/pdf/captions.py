@@ -81,7 +81,7 @@ def _next_line(page: PageData, current: tuple[float, float, float, float], size:
         if other.index in used or other.index in starts:
             continue
         top_gap = other.box[1] - current[3]
-        if top_gap < -0.5 * size or top_gap > 0.9 * size + 1.5:
+        if top_gap < -0.5 * size or top_gap > max(0.9 * size + 1.5, 1.15 * page.line_gap):
             continue
         if abs(other.size - size) > 1.1:
             continue

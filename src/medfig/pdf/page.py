@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from statistics import median
 from dataclasses import dataclass, field
 
 from medfig.pdf.types import Box
@@ -68,6 +69,7 @@ class PageData:
     lines: list[Line] = field(default_factory=list)
     graphics: list[Graphic] = field(default_factory=list)
     body_size: float = 10.0  # most common font size on the page (body text)
+    line_gap: float = 0.0  # median white space between consecutive body lines (double-spaced manuscripts: ~1 em)
 
 
 def _words(plumber_page) -> list[Word]:
@@ -176,4 +178,17 @@ def read_page(plumber_page, index: int) -> PageData:
     for w in words:
         sizes[round(w.size, 1)] += len(w.text)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
-    return PageData(index, width, height, words, lines, _graphics(plumber_page, width, height), body)
+    return PageData(index, width, height, words, lines, _graphics(plumber_page, width, height), body, _line_gap(lines, body))
+
+
+def _line_gap(lines: list[Line], body: float) -> float:
+    """Median vertical gap between a body line and the body line right under it."""
+    body_lines = sorted((ln for ln in lines if abs(ln.size - body) < 0.3), key=lambda ln: (ln.box[1], ln.box[0]))
+    gaps = []
+    for i, a in enumerate(body_lines):
+        for b in body_lines[i + 1:i + 6]:
+            gap = b.box[1] - a.box[3]
+            if 0 <= gap <= 3 * body and min(a.box[2], b.box[2]) - max(a.box[0], b.box[0]) > 0.5 * (a.box[2] - a.box[0]):
+                gaps.append(gap)
+                break
+    return float(median(gaps)) if len(gaps) >= 5 else 0.0
