@@ -65,12 +65,12 @@ def test_figure_page_boxes_subcaptions_and_cited_panel(demo_client):
     html = page.text
     _no_external_resources(html)
     siblings = client.app.state.index.figure_docs(hit["article_key"], hit["figure_id"])
-    rects = re.findall(r'<rect class="panel-box (c\d)( selected)?" data-panel="(\w*)"', html)
+    rects = re.findall(r'<rect class="panel-box (c\d)( selected)?" data-panel="([^"]*)"', html)
     assert len(rects) == len(siblings) >= 2
     selected = [(c, p) for c, sel, p in rects if sel]
     assert selected == [(selected[0][0], hit["panel_label"].lower())]
     # the selected subcaption carries the same colour class as its box
-    items = re.findall(r'<li class="subcaption (c\d)( selected)?" data-panel="(\w*)"', html)
+    items = re.findall(r'<li class="subcaption (c\d)( selected)?" data-panel="([^"]*)"', html)
     assert [(c, p) for c, sel, p in items if sel] == selected
     assert {c for c, _, _ in rects} == {c for c, _, _ in items}
     # every sentence naming the selected panel is highlighted, and only those
@@ -120,3 +120,28 @@ def test_text_only_figures_show_a_placeholder():
     doc_id = re.search(r'href="/figure/(\d+)"', html).group(1)
     page = client.get(f"/figure/{doc_id}").text
     assert 'id="no-image"' in page and "https://doi.org/10.1155/" in page
+
+
+def test_unlabelled_and_repeated_panels_are_selectable(demo_client, tmp_path):
+    """Panels the splitter could not letter (or lettered twice) get their own key, colour and selection."""
+    _, source = demo_client
+    dataset = tmp_path / "ds"
+    shutil.copytree(source, dataset, ignore=shutil.ignore_patterns("search"))
+    table = pq.read_table(dataset / "subfigures.parquet")
+    rows = table.to_pylist()
+    figure = (rows[0]["article_key"], rows[0]["figure_id"])
+    members = [r for r in rows if (r["article_key"], r["figure_id"]) == figure]
+    assert len(members) >= 2
+    members[0]["label"], members[1]["label"] = None, None
+    pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), dataset / "subfigures.parquet")
+    build_index(dataset, dense=False, progress=False)
+    client = TestClient(create_app(dataset))
+    docs = client.app.state.index.figure_docs(*figure)
+    doc_id, doc = docs[1]
+    assert doc.doc_key.endswith("#panel2") and doc.panel_label is None
+    html = client.get(f"/figure/{doc_id}").text
+    rects = re.findall(r'<rect class="panel-box (c\d)( selected)?" data-panel="([^"]*)" data-label="([^"]*)"', html)
+    assert [key for _, _, key, _ in rects][:2] == ["panel1", "panel2"]
+    assert [(key, label) for _, sel, key, label in rects if sel] == [("panel2", "")]
+    assert len({c for c, _, _, _ in rects}) == len(rects)  # one colour per panel
+    assert 'class="ref cited"' not in html  # no sentence can name an unlettered panel

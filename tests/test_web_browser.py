@@ -93,11 +93,13 @@ def test_search_open_figure_and_highlight_panel(server, tmp_path):
         others = [p for p in page.eval_on_selector_all("rect.panel-box", "els => els.map(e => e.dataset.panel)")
                   if p != selected]
         other = others[-1]
-        page.locator(f'rect.panel-box[data-panel="{other}"]').click()
+        other_box = page.locator(f'rect.panel-box[data-panel="{other}"]')
+        other_box.click()
         assert "selected" in page.locator(f'li.subcaption[data-panel="{other}"]').get_attribute("class")
         assert "selected" not in item.get_attribute("class")
+        other_letter = other_box.get_attribute("data-label")
         for ref in page.locator("li.ref.cited").all():
-            assert other in ref.get_attribute("data-panels").split()
+            assert other_letter in ref.get_attribute("data-panels").split()
         page.locator(f'rect.panel-box[data-panel="{selected}"]').click()
         assert "selected" in item.get_attribute("class")
         assert page.url.endswith(f"panel={selected}")

@@ -115,10 +115,16 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         if doc is None:
             return error_page(request, 404, f"no figure or panel with id {doc_id}")
         members = index.figure_docs(doc.article_key, doc.figure_id)
-        panels = [(pid, p) for pid, p in members if p.kind == "panel"]
-        selected = (request.query_params.get("panel") or doc.panel_label or "")[:16]
-        shown_label = next((p.panel_label for _, p in panels if (p.panel_label or "").lower() == selected.lower()),
-                           selected)
+        # A panel is identified by its key (the doc_key part after "#": "b", "c.2" or "panel4"), so an
+        # unlabelled panel, or a letter the splitter read twice, can still be selected and coloured.
+        panels = [(pid, p, p.doc_key.split("#", 1)[1].lower()) for pid, p in members if p.kind == "panel"]
+        wanted = (request.query_params.get("panel") or "")[:16].lower()
+        chosen = next((t for t in panels if t[2] == wanted), None) or \
+            next((t for t in panels if wanted and (t[1].panel_label or "").lower() == wanted), None) or \
+            next((t for t in panels if t[0] == doc_id), None)
+        selected = chosen[2] if chosen else ""
+        selected_label = (chosen[1].panel_label or "").lower() if chosen else ""
+        shown_label = (chosen[1].panel_label or f"panel {panels.index(chosen) + 1}") if chosen else ""
         # All citing sentences of the figure, once each, with the panels each names.
         refs, seen = [], set()
         for _, member in members:
@@ -127,7 +133,11 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
                 if key not in seen:
                     seen.add(key)
                     refs.append(ref)
-        colour_of = {(p.panel_label or "").lower(): i % len(PANEL_COLOURS) for i, (_, p) in enumerate(panels)}
+        colour_of = {key: i % len(PANEL_COLOURS) for i, (_, _, key) in enumerate(panels)}
+        colour_of_label: dict[str, int] = {}
+        for _, p, key in panels:
+            if p.panel_label:
+                colour_of_label.setdefault(p.panel_label.lower(), colour_of[key])
         shown_refs = []
         for ref in refs:
             sentence, mention = ref["sentence"], ref["mention"]
@@ -136,13 +146,13 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
             shown_refs.append({
                 "before": sentence[:at] if at >= 0 else sentence, "mention": mention if at >= 0 else "",
                 "after": sentence[at + len(mention):] if at >= 0 else "", "section": ref.get("section"),
-                "panels": named, "cites_selected": bool(selected) and (selected or "").lower() in named,
+                "panels": named, "cites_selected": bool(selected_label) and selected_label in named,
             })
         from medfig.search.query import attribution_for
 
         return templates.TemplateResponse(request, "figure.html", {
-            "doc": doc, "doc_id": doc_id, "panels": panels, "selected": (selected or "").lower(), "shown_label": shown_label, "refs": shown_refs,
-            "colour_of": colour_of, "attribution": attribution_for(doc), "links": article_links(doc),
+            "doc": doc, "doc_id": doc_id, "panels": panels, "selected": selected, "shown_label": shown_label,
+            "refs": shown_refs, "colour_of": colour_of, "colour_of_label": colour_of_label, "attribution": attribution_for(doc), "links": article_links(doc),
             "has_image": safe_dataset_file(root, doc.image_path) is not None,
             "concepts": sorted({c for _, m in members for c in m.concepts}),
             "modalities": sorted({c for _, m in members for c in m.modalities}),

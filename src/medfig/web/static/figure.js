@@ -5,14 +5,18 @@
   var page = document.getElementById("figure-page");
   if (!page) { return; }
 
+  // data-panel: the panel's key (unique in the figure); data-label: its letter as the text names it
   function select(panel) {
     page.dataset.selected = panel;
+    var label = "";
     document.querySelectorAll("[data-panel]").forEach(function (el) {
-      el.classList.toggle("selected", el.dataset.panel === panel);
+      var on = el.dataset.panel === panel;
+      el.classList.toggle("selected", on);
+      if (on && el.dataset.label) { label = el.dataset.label; }
     });
     document.querySelectorAll(".ref[data-panels]").forEach(function (el) {
       var named = el.dataset.panels ? el.dataset.panels.split(" ") : [];
-      el.classList.toggle("cited", named.indexOf(panel) !== -1);
+      el.classList.toggle("cited", label !== "" && named.indexOf(label) !== -1);
     });
     var url = new URL(window.location.href);
     url.searchParams.set("panel", panel);
