@@ -86,7 +86,12 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
                 continue
             t = time.perf_counter()
             regions = propose_regions(page, layout, page_caps)
-            pairs, lonely_caps, lonely_regions = pair(page_caps, regions)
+            # without the detector there are no table regions: table captions stay regionless
+            # instead of taking a figure's region
+            pairable = page_caps if use_layout else [c for c in page_caps if c.fig_type != "Table"]
+            page_caps = pairable + [c for c in page_caps if c not in pairable]
+            pairs, lonely_caps, lonely_regions = pair(pairable, regions)
+            lonely_caps += list(range(len(pairable), len(page_caps)))
             paired_regions, leftover = absorb_fragments([regions[rj] for _, rj, _ in pairs],
                                                         [regions[rj] for rj in lonely_regions], page_caps)
             for (ci, _, cost), r in zip(pairs, paired_regions):
