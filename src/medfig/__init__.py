@@ -30,6 +30,8 @@ _EXPORTS = {
     "analyze_compound": "medfig.compound",
     "parse_subcaptions": "medfig.text.subcaptions",
     "evaluate_subfigures": "medfig.evaluate.subfigures",
+    "extract_figures": "medfig.pdf.extract",
+    "extract_pdf": "medfig.pdf.extract",
 }
 
 __all__ = ["__version__", *_EXPORTS]
