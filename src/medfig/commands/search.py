@@ -10,7 +10,9 @@ import textwrap
 
 def _print_hit(hit) -> None:
     doc = hit.doc
-    what = (doc.label or doc.figure_id) + (f" panel ({doc.panel_label})" if doc.panel_label else "")
+    what = doc.label or doc.figure_id
+    if doc.kind == "panel":  # an unlettered panel is named by its key ("panel2")
+        what += f" panel ({doc.panel_label})" if doc.panel_label else f" {doc.doc_key.split('#', 1)[1]}"
     ranks = f"bm25 #{hit.bm25_rank or '-'}, dense #{hit.dense_rank or '-'}"
     print(f"{hit.rank:>2}. {what} · {doc.article_key} · score {hit.score:.4f} ({ranks})")
     if doc.title:
