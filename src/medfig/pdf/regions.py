@@ -148,6 +148,29 @@ def _rules(page: PageData, near: Box) -> list[Box]:
     return [g.box for g in page.graphics if g.thin and inside_fraction(g.box, near) > 0.9]
 
 
+FRAME_MARGIN_PT = 24.0
+
+
+def _enclosing_frame(page: PageData, box: Box) -> Box | None:
+    """A hairline frame drawn around the art (eLife draws one round every figure): four thin
+    paths, each within ``FRAME_MARGIN_PT`` of the art's side and spanning it. The frame is
+    what the reader sees as the figure's edge, so it becomes the region."""
+    x0, y0, x1, y1 = box
+    m = FRAME_MARGIN_PT
+    thin = [g.box for g in page.graphics if g.thin]
+    hor = [b for b in _horizontal_rules(page) if b[0] <= x0 + 1 and b[2] >= x1 - 1]
+    top = [b for b in hor if y0 - m <= b[1] <= y0 + 0.5]
+    bottom = [b for b in hor if y1 - 0.5 <= b[3] <= y1 + m]
+    ver = [b for b in thin if (b[3] - b[1]) > (b[2] - b[0]) and b[1] <= y0 + 1 and b[3] >= y1 - 1]
+    left = [b for b in ver if x0 - m <= b[0] <= x0 + 0.5]
+    right = [b for b in ver if x1 - 0.5 <= b[2] <= x1 + m]
+    if not (top and bottom and left and right):
+        return None
+    # the nearest rule on each side, not a page-wide border farther out
+    frame = (max(b[0] for b in left), max(b[1] for b in top), min(b[2] for b in right), min(b[3] for b in bottom))
+    return union([frame, box])
+
+
 def _mostly_caption(box: Box, captions: list[PdfCaption]) -> bool:
     """A detector 'figure'/'table' box that is really a caption (the model confuses them)."""
     return any(intersection(box, c.box_pt) > 0.5 * area(box) for c in captions)
@@ -180,6 +203,7 @@ def snap_layout_box(page: PageData, lb: LayoutBox, clusters: list[GraphicCluster
         if art is None or area(art) < 0.2 * area(lb.box):
             return Region(lb.box, "figure", "layout-raw", lb.score)
     box = _grow_with_text(art, words, _rules(page, limit))
+    box = _enclosing_frame(page, box) or box
     return Region(_trim_captions(box, captions), "figure", "layout", lb.score)
 
 
