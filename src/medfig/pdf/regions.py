@@ -204,7 +204,14 @@ def snap_layout_box(page: PageData, lb: LayoutBox, clusters: list[GraphicCluster
             return Region(lb.box, "figure", "layout-raw", lb.score)
     box = _grow_with_text(art, words, _rules(page, limit))
     box = _enclosing_frame(page, box) or box
-    return Region(_trim_captions(box, captions), "figure", "layout", lb.score)
+    trimmed = _trim_captions(box, captions)
+    if trimmed != box:
+        # a detector box spanning several figures was cut at a caption: shrink what is left
+        # back onto the objects inside it, or it keeps the white space the cut left behind
+        inner = [g.box for g in page.graphics if inside_fraction(g.box, trimmed) > 0.9]
+        inner += [w.box for w in words if inside_fraction(w.box, trimmed) > 0.9]
+        trimmed = union(inner) or trimmed
+    return Region(trimmed, "figure", "layout", lb.score)
 
 
 def propose_regions(page: PageData, layout: list[LayoutBox] | None, captions: list[PdfCaption]) -> list[Region]:
