@@ -19,7 +19,12 @@ from pathlib import Path
 
 from PIL import Image
 
-from medfig.compound.align import heuristic_alignment, label_alignment, merge_unlettered_panels
+from medfig.compound.align import (
+    anchor_panels_on_letters,
+    heuristic_alignment,
+    label_alignment,
+    merge_unlettered_panels,
+)
 from medfig.records import InlineRef, Subfigure
 from medfig.text.subcaptions import ParsedCaption, parse_subcaptions
 from medfig.vision.panel_labels import PanelLabel, find_panel_labels
@@ -95,7 +100,10 @@ def analyze_compound(
         return CompoundResult(False, [], layout, ocr, parsed)
     if alignment == "label":
         if boxes is None:
-            panels = merge_unlettered_panels(panels, ocr, parsed)
+            # top-left letters (eLife / Nature charts): one panel per letter, taking in the
+            # axes, legends and tick labels the XY-cut left as separate pieces
+            anchored = anchor_panels_on_letters(panels, layout.text_blocks, ocr, parsed)
+            panels = anchored if anchored is not None else merge_unlettered_panels(panels, ocr, parsed)
             compound = len(panels) >= 2
             if not compound:
                 return CompoundResult(False, [], layout, ocr, parsed)

@@ -308,3 +308,171 @@ def merge_unlettered_panels(boxes: list[Box], ocr_labels: list[PanelLabel], pars
             for k in [i, *best[3]]:
                 del merged[k]
     return [tuple(merged[i]) for i in sorted(merged)]  # type: ignore[misc]
+
+
+# Letter-anchored grouping (eLife / Nature style: a bold "A" at the top-left of each panel,
+# charts whose axes, legends and tick labels the XY-cut leaves as separate pieces).
+TEXT_REACH = 0.025  # text pieces this close (share of the figure side) join their panel's box
+TOP_LEFT_SLACK = 0.2  # a letter sits within this share of its group's width/height from the top-left
+
+
+SLAB_OVERLAP = 0.015  # pieces overlapping by less than this share of the extent still separate
+
+
+def _slabs(items: list[tuple[Box, int | None]], axis: int) -> list[list[tuple[Box, int | None]]]:
+    """Items grouped into runs along ``axis`` (0: x, 1: y) separated by uncovered intervals
+    (a sliver of overlap is allowed: a chart box grown over its neighbour's letter)."""
+    lo, hi = axis, axis + 2
+    order = sorted(items, key=lambda it: it[0][lo])
+    extent = max(b[hi] for b, _ in items) - min(b[lo] for b, _ in items)
+    tol = max(2.0, SLAB_OVERLAP * extent)
+    out: list[list[tuple[Box, int | None]]] = []
+    end = None
+    end_len = 0.0  # length of the piece that reaches ``end``: small pieces allow little overlap
+    for it in order:
+        length = it[0][hi] - it[0][lo]
+        if end is None or it[0][lo] >= end - min(tol, 0.25 * end_len, 0.25 * length):
+            out.append([it])
+            end, end_len = it[0][hi], length
+        else:
+            out[-1].append(it)
+            if it[0][hi] > end:
+                end, end_len = it[0][hi], length
+    return out
+
+
+def _group(
+    items: list[tuple[Box, int | None]], big: set, depth: int = 0, foot: bool = False
+) -> list[list[tuple[Box, int | None]]] | None:
+    """Recursive XY-cut over the pieces, cutting only between pieces that carry letters:
+    a piece without a letter joins the lettered run before it (the letter heads its panel),
+    or the one after it when it comes first; with ``foot`` (an "(a)" printed under its
+    panel) it joins the lettered run after it. None when the letters cannot be separated."""
+    n_letters = sum(1 for _, l in items if l is not None)
+    if n_letters <= 1:
+        return [items]
+    if depth > 12:
+        return None
+    best = None
+    for axis in (1, 0):
+        slabs = _slabs(items, axis)
+        lettered = [k for k, s in enumerate(slabs) if any(l is not None for _, l in s)]
+        if len(lettered) < 2:
+            continue
+        # widest gap between two lettered runs: the outermost layout structure
+        gaps = [slabs[k][0][0][axis] - max(b[axis + 2] for b, _ in slabs[k - 1]) for k in lettered[1:]]
+        width = min(gaps)
+        if best is None or width > best[0]:
+            best = (width, slabs, lettered)
+    if best is None:
+        return None
+    _, slabs, lettered = best
+    groups: list[list[tuple[Box, int | None]]] = []
+    if foot:
+        pending: list[tuple[Box, int | None]] = []
+        for k, s in enumerate(slabs):
+            pending.extend(s)
+            if k in lettered:
+                groups.append(pending)
+                pending = []
+        groups[-1].extend(pending)
+    else:
+        for k, s in enumerate(slabs):
+            if k in lettered or not groups:
+                groups.append(list(s))
+            else:
+                groups[-1].extend(s)
+    # pieces before the first letter: a page header or a title row (dropped when text only)
+    if not foot and not any(l is not None for _, l in groups[0]):
+        head = groups.pop(0)
+        if any(b in big for b, _ in head):
+            groups[0] = head + groups[0]
+    out: list[list[tuple[Box, int | None]]] = []
+    for g in groups:
+        sub = _group(g, big, depth + 1, foot)
+        if sub is None:
+            return None
+        out.extend(sub)
+    return out
+
+
+def anchor_panels_on_letters(
+    panels: list[Box], text_blocks: list[Box], ocr_labels: list[PanelLabel], parsed: ParsedCaption
+) -> list[Box] | None:
+    """Panels rebuilt around the letters read, when the figure follows the top-left letter
+    convention: every caption letter was read once, the pieces of the figure (panels and
+    text blocks) can be cut into one group per letter, and each letter heads its group
+    (within ``TOP_LEFT_SLACK`` of its top-left corner). Returns one box per letter (the union
+    of its group) or None when the figure does not fit (then the pieces are kept)."""
+    letters = [l for l in parsed.labels if len(l) == 1 and l.isalpha()]
+    if len(letters) < 2:
+        return None
+    by_letter: dict[str, PanelLabel] = {}
+    for lab in case_consistent(ocr_labels, parsed):
+        key = lab.text.lower()
+        if key in letters and (key not in by_letter or lab.score > by_letter[key].score):
+            by_letter[key] = lab
+    if set(by_letter) != set(letters):
+        return None
+    letter_boxes = [tuple(by_letter[l].box) for l in letters]
+    items: list[tuple[Box, int | None]] = [(tuple(b), k) for k, b in enumerate(letter_boxes)]  # type: ignore[misc]
+    for b in list(panels) + list(text_blocks):
+        if any(_inside(lb, b) and _inside(b, lb) for lb in letter_boxes):
+            continue  # the letter itself
+        items.append((tuple(b), None))  # type: ignore[arg-type]
+    big = {tuple(p) for p in panels}
+    for foot in (False, True):
+        out = _letter_groups(items, letter_boxes, big, foot)
+        if out is not None:
+            return out
+    return None
+
+
+def _letter_groups(items: list[tuple[Box, int | None]], letter_boxes: list[Box], big: set, foot: bool) -> list[Box] | None:
+    """One box per letter under one convention (head: top-left letters, boxes include the
+    letter; foot: letters under their panels, boxes are the pictures only), or None."""
+    groups = _group(items, big, foot=foot)
+    if groups is None or len(groups) != len(letter_boxes):
+        return None
+    side = max(max(b[2] for b, _ in items) - min(b[0] for b, _ in items), max(b[3] for b, _ in items) - min(b[1] for b, _ in items))
+    reach = max(4.0, TEXT_REACH * side)
+    out: list[Box | None] = [None] * len(letter_boxes)
+    for g in groups:
+        ks = [l for _, l in g if l is not None]
+        if len(ks) != 1 or not any(l is None and b in big for b, l in g):
+            return None
+        lb = letter_boxes[ks[0]]
+        if foot:
+            pics = [b for b, l in g if l is None and b in big]
+            box = (min(b[0] for b in pics), min(b[1] for b in pics), max(b[2] for b in pics), max(b[3] for b in pics))
+            if lb[1] < box[3] - TOP_LEFT_SLACK * (box[3] - box[1]):
+                return None  # the letter must sit under (or at the bottom of) its pictures
+        else:
+            box = _grow_over_text(g, big, reach)
+            if lb[0] - box[0] > TOP_LEFT_SLACK * (box[2] - box[0]) or lb[1] - box[1] > TOP_LEFT_SLACK * (box[3] - box[1]):
+                return None
+        out[ks[0]] = box
+    return out  # type: ignore[return-value]
+
+
+def _grow_over_text(group: list[tuple[Box, int | None]], big: set, reach: float) -> Box:
+    """Box of a head-letter group: its letter and pictures, then the text pieces (axis and
+    tick labels, legends, titles) within ``reach`` of it, ring by ring. An arrow or a stray
+    label further away stays out."""
+    core = [b for b, l in group if l is not None or b in big]
+    box = [min(b[0] for b in core), min(b[1] for b in core), max(b[2] for b in core), max(b[3] for b in core)]
+    rest = [b for b, l in group if l is None and b not in big]
+    changed = True
+    while changed:
+        changed = False
+        for b in list(rest):
+            if _gap(tuple(box), b) <= reach:  # type: ignore[arg-type]
+                box = [min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])]
+                rest.remove(b)
+                changed = True
+    return tuple(box)  # type: ignore[return-value]
+
+
+def _inside(a: Box, b: Box) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+
