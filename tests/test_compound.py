@@ -254,3 +254,43 @@ def test_cli_reads_an_elife_tiff(capsys):
     assert out["compound"] and {"a", "b"} <= set(labels)
     assert labels["a"]["box"][3] < labels["b"]["box"][1]  # A sits above B
     assert labels["b"]["subcaption"] == "Spindle."
+
+
+def test_letters_under_rows_group_the_pictures_above_them():
+    # two rows of three radiology-like pictures, "(a)" centred under row 1, "(b)" under row 2:
+    # each letter names its whole row (publisher's layout), the letter is not part of the box
+    rng = np.random.default_rng(11)
+    img = Image.new("RGB", (660, 520), "white")
+    for row, y in enumerate((10, 270)):
+        for x in (10, 230, 450):
+            img.paste(_panel(rng, 200, 200), (x, y))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=22)
+    d.text((315, 218), "(a)", fill="black", font=font)
+    d.text((315, 478), "(b)", fill="black", font=font)
+    assert len(find_panels(img).panels) == 6
+    result = analyze_compound(img, "Liver CT. (a) Arterial, portal and delayed phase. (b) MRI in three sequences.")
+    got = {s.label: s.box_px for s in result.subfigures}
+    assert got == {"a": [10, 10, 650, 210], "b": [10, 270, 650, 470]}
+
+
+def test_top_left_letters_take_in_the_pieces_of_their_panel():
+    # Nature/eLife style: "A" and "B" at the top-left; panel B is a plot plus a separate strip
+    # of rotated tick labels under it (a piece the XY-cut leaves on its own)
+    rng = np.random.default_rng(12)
+    img = Image.new("RGB", (700, 330), "white")
+    img.paste(_panel(rng, 280, 290), (30, 30))
+    img.paste(_panel(rng, 280, 200), (400, 30))
+    img.paste(_panel(rng, 280, 70), (400, 250))  # no letter, 20 px under B's plot
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=28)
+    d.text((4, 2), "A", fill="black", font=font)
+    d.text((372, 2), "B", fill="black", font=font)
+    assert len(find_panels(img).panels) == 3
+    result = analyze_compound(img, "(A) Survival of all patients. (B) Cytokine levels by group.")
+    got = {s.label: s.box_px for s in result.subfigures}
+    assert set(got) == {"a", "b"}
+    ax0, ay0, ax1, ay1 = got["a"]
+    bx0, by0, bx1, by1 = got["b"]
+    assert ax0 <= 6 and ay0 <= 12 and ax1 == 310 and ay1 == 320  # letter + picture
+    assert bx0 <= 376 and by0 <= 12 and bx1 == 680 and by1 == 320  # letter + plot + tick strip
