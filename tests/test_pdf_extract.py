@@ -124,3 +124,10 @@ def test_library_errors_name_the_file(tmp_path):
         extract_pdf(bad)
     with pytest.raises(PdfExtractionError, match="<bytes>: not a PDF"):
         extract_pdf(b"GIF89a....")
+
+
+def test_time_limit_cuts_a_long_pdf_with_a_warning(data_dir):
+    pdf = data_dir / "jats_pdf_figure_packages/medrxiv-24301711_meca/content/24301711.pdf"
+    result = extract_pdf(pdf, use_layout=False, time_limit_s=0.0)
+    assert result.n_pages == 35 and len(result.page_sizes_pt) == 0
+    assert "time limit" in result.warnings[0] and "24301711.pdf" in result.warnings[0]

@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     for pdf in tqdm(pdfs, desc="extract", unit="pdf", disable=args.quiet or len(pdfs) == 1):
         try:
             data, display = read_pdf_bytes(pdf)
-            result = extract_pdf(data, name=display, use_layout=not args.cheap, layout_pages=args.layout_pages)
+            result = extract_pdf(data, name=display, use_layout=not args.cheap, layout_pages=args.layout_pages,
+                                 time_limit_s=args.time_limit or None)
             write_extraction(data, result, out, _stem(pdf, root), dpi=args.dpi, native=args.native, fmt=args.format,
                              crops=not args.no_crops)
         except PdfExtractionError as exc:
@@ -87,5 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--layout-pages", choices=["captions", "all"], default="captions",
                    help="run the layout detector on pages with a caption (default) or on every page")
     p.add_argument("--no-crops", action="store_true", help="write the JSON only")
+    p.add_argument("--time-limit", type=float, default=120.0,
+                   help="seconds per PDF, checked between pages: longer PDFs are cut with a warning (0: none)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)

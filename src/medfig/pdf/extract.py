@@ -33,13 +33,17 @@ def _render_rgb(doc, index: int, dpi: float):
 
 
 def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_pages: str = "captions",
-                max_pages: int = DEFAULT_MAX_PAGES, name: str | None = None) -> PdfExtraction:
+                max_pages: int = DEFAULT_MAX_PAGES, name: str | None = None,
+                time_limit_s: float | None = None) -> PdfExtraction:
     """Extract figures and tables (with captions) from a PDF.
 
     ``use_layout=False`` is the cheap mode: no page rendering, no detector; regions come
     from embedded images and vector clusters only (tables need the detector).
     ``layout_pages``: ``"captions"`` runs the detector only on pages holding a caption,
     ``"all"`` on every page (finds uncaptioned figures too).
+    ``time_limit_s``: a per-paper budget checked between pages; when it runs out the pages
+    read so far are used and a warning says where reading stopped (cooperative: a single
+    pathological page can still overrun it; the build pipeline's executor kills hung workers).
     Raises :class:`PdfExtractionError` naming the file when the PDF cannot be read.
     """
     t_start = time.perf_counter()
@@ -54,6 +58,9 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
         pages: list[PageData] = []
         captions = []
         for i in range(n):
+            if time_limit_s is not None and time.perf_counter() - t_start > time_limit_s:
+                result.warnings.append(f"{display}: time limit {time_limit_s:g} s reached; stopped after {i} of {n} pages")
+                break
             t = time.perf_counter()
             try:
                 pp = plumber.pages[i]
