@@ -164,9 +164,27 @@ def _dark_cut_ok(ink: np.ndarray, pieces: list[Box], fig_w: int, fig_h: int) -> 
         return False
     if all(_rectangular(ink, p) for p in big):
         return True
+    # A row (or column) of pasted pictures: one of them has visible rectangular edges and all
+    # line up along the cut (same top and bottom, or same left and right). Two legs in one CT
+    # slice have no straight edge; an inset on a black MRI does not line up with it.
+    if any(_rectangular(ink, p) for p in big) and _lined_up(big):
+        return True
     # Radiology panels on black have no visible edge; three or more of nearly one size in a
     # row or column are a layout (an MRI series), two are not (two legs in one CT slice).
     return len(big) >= 3 and min(areas) >= 0.5 * max(areas)
+
+
+ALIGN_TOLERANCE = 0.05  # of the pieces' extent: edges this close count as lined up
+
+
+def _lined_up(pieces: list[Box]) -> bool:
+    """Do the pieces share their top and bottom (side by side) or left and right (stacked)?"""
+    for lo, hi in ((1, 3), (0, 2)):
+        extent = max(p[hi] for p in pieces) - min(p[lo] for p in pieces)
+        tol = ALIGN_TOLERANCE * extent
+        if max(p[lo] for p in pieces) - min(p[lo] for p in pieces) <= tol and max(p[hi] for p in pieces) - min(p[hi] for p in pieces) <= tol:
+            return True
+    return False
 
 
 def _cut(
