@@ -84,6 +84,18 @@ def test_two_objects_on_black_are_one_panel():
     assert not find_panels(img).compound
 
 
+def test_dark_pair_with_black_gap_is_split_when_lined_up():
+    # a histology picture (straight edges) beside a radiograph on black (no visible edge),
+    # same top and bottom, 12 px black gap: two panels. Shifted out of line: kept as one.
+    rng = np.random.default_rng(9)
+    for shift, expected in ((0, 2), (60, 1)):
+        img = Image.new("RGB", (520, 300 + shift), "black")
+        img.paste(_panel(rng, 240, 260), (10, 20))
+        d = ImageDraw.Draw(img)
+        d.ellipse([262, 20 + shift, 510, 280 + shift], fill=(170, 170, 170))  # bone on black
+        assert len(find_panels(img).panels) == expected, shift
+
+
 def test_real_mri_with_scout_inset_is_not_split():
     assert not analyze_compound(Image.open(MRI_WITH_INSET)).compound
 
