@@ -122,8 +122,11 @@ def _corner_candidates(gray: np.ndarray, panel: Box, figure_side: int) -> list[B
     return [b for _, b in found[:3]]
 
 
-def _inside(a: Box, b: Box) -> bool:
-    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+def _letter_shaped(box: Box) -> bool:
+    """Width/height of one glyph ("A", "m") or a bracketed letter ("(a)"); rotated axis
+    titles and tick-label columns are taller and thinner, numbers like "100" wider."""
+    ratio = (box[2] - box[0]) / max(1, box[3] - box[1])
+    return 0.45 <= ratio <= 1.3 or 1.8 <= ratio <= 3.0
 
 
 def _overlaps(a: Box, b: Box) -> bool:
@@ -142,11 +145,9 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         w, h = b[2] - b[0], b[3] - b[1]
         if 5 <= h <= 0.15 * side + 10 and w <= 3.2 * h + 6:
             candidates.append(b)
-    # blocks outside every panel first ("(b)" under a panel, "C" left of a chart), taller
-    # ones first (panel letters are set at least as large as tick labels): overlay text in
-    # radiology panels and tick labels must not use up the recognition budget before the
-    # last panel's letter is reached
-    candidates.sort(key=lambda b: (any(_inside(b, p) for p in layout.panels), -round((b[3] - b[1]) / 4)))
+    # letter-shaped blocks first ("(b)", "C"): rotated axis titles, tick-label columns and
+    # wide numbers must not use up the recognition budget before the last panel's letter
+    candidates.sort(key=lambda b: not _letter_shaped(b))  # stable: reading order within each tier
     # corner glyphs round-robin over panels (every panel's best guess first), so the
     # recognition budget is spread over the panels; a panel whose letter is found is done
     per_panel = [_corner_candidates(gray, panel, side) for panel in layout.panels]
