@@ -99,3 +99,13 @@ def test_real_medicat_captions():
     assert parsed["2-Figure1-157c9ad"]["a"] == "Barium enema"
     # single-panel captions have no subcaptions ("(arrow)" and "(CT)" are not markers)
     assert parsed["3-Figure2-1b362a1"] == {} and parsed["2-Figure1-1e19039"] == {}
+
+
+def test_nature_marker_after_a_sentence_ending_on_a_panel_letter():
+    caption = (
+        "Catalysis. a LSV curves of the catalysts. b, c Electron numbers (b) and Tafel plots (c). "
+        "Id is the limiting current density at 0.30 V in a. d Chronoamperometric response of SMNp."
+    )
+    parsed = parse_subcaptions(caption)
+    assert parsed.labels == ["a", "b", "c", "d"]
+    assert parsed.get("d").text.startswith("Chronoamperometric response of SMNp")

@@ -52,6 +52,7 @@ _SENTENCE_END = re.compile(
     r"[.!?](?=\s+[A-Za-z(\[]|\s*$)"
 )
 _CLAUSE_PUNCT = ";:"
+_LETTER_SENTENCE_END = re.compile(r"\s[a-z]\.\s+$")  # "... in a. " right before a marker
 _SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)", re.IGNORECASE)
 
 
@@ -187,7 +188,10 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         if not free(m.start(), m.end()):
             continue
         if m.start() > body_start and not _only_punct(caption[_clause_start(caption, m.start(), body_start) : m.start()]):
-            continue
+            # "... obtained at 0.30 V in a. d Chronoamperometric ...": a sentence that ends on a
+            # panel letter is not taken for an initial; the run order below still guards it
+            if not _LETTER_SENTENCE_END.search(caption, body_start, m.start()):
+                continue
         if m.start() > 0 and caption[m.start() - 1].isalnum():
             continue
         leading.append(Marker(_expand(m[1]), m.start(), m.end(), "leading"))
