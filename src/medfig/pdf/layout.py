@@ -9,6 +9,7 @@ are rendered at a low resolution for it (``DETECT_DPI``) — higher only costs t
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass
 
@@ -40,7 +41,11 @@ def get_detector(conf_thresh: float = 0.3):
             previous = logging.root.manager.disable
             logging.disable(logging.INFO)
             try:
-                _DETECTOR = RapidLayout(model_type="pp_layout_cdla", conf_thresh=conf_thresh)
+                # Build workers run one per core and set MEDFIG_ONNX_THREADS=1: more threads per
+                # worker only oversubscribe the cores (and make float sums order-dependent).
+                threads = int(os.environ.get("MEDFIG_ONNX_THREADS", "0") or 0)
+                engine_cfg = {"intra_op_num_threads": threads, "inter_op_num_threads": 1} if threads > 0 else {}
+                _DETECTOR = RapidLayout(model_type="pp_layout_cdla", conf_thresh=conf_thresh, engine_cfg=engine_cfg)
             finally:
                 logging.disable(previous)
     return _DETECTOR

@@ -21,6 +21,7 @@ models once and keeps them for every article it processes.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -40,6 +41,7 @@ STARTUP_TIMEOUT_S = 120.0
 
 
 def _worker_main(conn: Connection, task: Callable, out_dir: str) -> None:
+    os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # one worker per core: models run single-threaded
     conn.send(_READY)
     while True:
         try:

@@ -20,6 +20,7 @@ Failures:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -50,6 +51,7 @@ def _cluster_cpus() -> int:
 
 
 def _run_task(task: Callable, source, out_dir: str) -> ArticleResult:
+    os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # a Ray task holds one CPU: models run single-threaded
     return task(source, Path(out_dir))
 
 
