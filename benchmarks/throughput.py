@@ -56,7 +56,7 @@ def replicate(data: Path, target: Path, n: int) -> int:
     return count
 
 
-def run(corpus: Path, executor: str, workers: int, work: Path) -> dict:
+def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool = True) -> dict:
     if executor == "ray":
         import ray
 
@@ -66,7 +66,7 @@ def run(corpus: Path, executor: str, workers: int, work: Path) -> dict:
         connect(None, num_cpus=workers)
     out = work / f"ds-{executor}-{workers}"
     started = time.perf_counter()
-    report = build(corpus, out, workers=workers, progress=False, executor=executor)
+    report = build(corpus, out, workers=workers, progress=False, executor=executor, subfigures=subfigures)
     wall = time.perf_counter() - started
     if executor == "ray":
         import ray
@@ -84,6 +84,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--executors", nargs="+", default=["local", "ray"])
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--no-subfigures", action="store_true", help="build without compound-figure splitting")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=os.environ.get("MEDFIG_BENCH_TMP")) as tmp:
         work = Path(tmp)
@@ -91,8 +92,10 @@ def main() -> None:
         results = {}
         for executor in args.executors:
             for workers in args.workers:
-                results[(executor, workers)] = run(work / "corpus", executor, workers, work)
-        print(f"medfig build on {n} real articles (shared corpus replicated), {os.cpu_count()} cores\n")
+                results[(executor, workers)] = run(work / "corpus", executor, workers, work,
+                                                   subfigures=not args.no_subfigures)
+        what = "without compound splitting" if args.no_subfigures else "default pipeline"
+        print(f"medfig build ({what}) on {n} real articles (shared corpus replicated), {os.cpu_count()} cores\n")
         print("| executor | workers | articles | figures | wall s | articles/min | articles/min/core "
               "| speed-up vs 1 worker | peak RSS/worker MB |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
