@@ -40,6 +40,18 @@ def native_dpi(plumber_page, box) -> float | None:
     return None if best is None else min(best, MAX_NATIVE_DPI)
 
 
+def render_box_png(page, box_pt, dpi: float) -> tuple[bytes, int, int]:
+    """Render ``box_pt`` (points, origin top-left) of an open pypdfium2 page to PNG bytes; (png, width, height)."""
+    w, h = page.get_size()
+    x0, y0, x1, y1 = box_pt
+    # pypdfium2 crop = points cut from the left, bottom, right, top page edges
+    crop = (max(0.0, x0), max(0.0, h - y1), max(0.0, w - x1), max(0.0, y0))
+    img = page.render(scale=dpi / 72.0, crop=crop).to_pil().convert("RGB")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False)
+    return buf.getvalue(), img.width, img.height
+
+
 def write_crops(pdf_bytes: bytes, result: PdfExtraction, out_dir: Path, stem: str, dpi: float = 150.0,
                 native: bool = False) -> None:
     """Render every figure region to ``out_dir/{stem}-{name}.png``; fills ``image_file``/``image_size_px``."""
@@ -50,21 +62,15 @@ def write_crops(pdf_bytes: bytes, result: PdfExtraction, out_dir: Path, stem: st
     try:
         for fig in result.figures:
             page = doc[fig.page]
-            w, h = page.get_size()
-            x0, y0, x1, y1 = fig.box_pt
             use_dpi = dpi
             if native and plumber is not None:
                 use_dpi = native_dpi(plumber.pages[fig.page], fig.box_pt) or dpi
-            # pypdfium2 crop = points cut from the left, bottom, right, top page edges
-            crop = (max(0.0, x0), max(0.0, h - y1), max(0.0, w - x1), max(0.0, y0))
-            img = page.render(scale=use_dpi / 72.0, crop=crop).to_pil()
+            png, width, height = render_box_png(page, fig.box_pt, use_dpi)
             page.close()
-            buf = io.BytesIO()
-            img.convert("RGB").save(buf, format="PNG", optimize=False)
             name = f"{stem}-{_slug(fig.name)}.png"
-            atomic_write_bytes(out_dir / name, buf.getvalue())
+            atomic_write_bytes(out_dir / name, png)
             fig.image_file = name
-            fig.image_size_px = (img.width, img.height)
+            fig.image_size_px = (width, height)
             fig.render_dpi = round(use_dpi, 2)
     finally:
         if plumber is not None:

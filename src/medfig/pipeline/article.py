@@ -213,24 +213,36 @@ def _figures_from_pdf(package, article: Article, rows: list[dict], out_dir: Path
 
 def _crop_located(pdf: bytes, located: dict, rows: list[dict], key: str, out_dir: Path, result: ArticleResult,
                   where: str) -> None:
-    from medfig.pipeline.pdf_figures import crop_png
+    """Render each located figure's box at CROP_DPI and store it as the figure image (the PDF is opened once)."""
+    import pypdfium2 as pdfium
 
-    for row in rows:
-        found = located.get(row["figure_id"])
-        if found is None:
-            continue
-        try:
-            png, _, _ = crop_png(pdf, found.page, found.box_pt)
-            stored = store_image(png, f"{row['figure_id']}.png", image_dir(out_dir, key) / safe_name(row["figure_id"]))
-        except (ImageError, OSError, ValueError) as exc:
-            result.errors.append(error_row(key, "pdf", f"figure {row['figure_id']}: crop failed ({exc})", where))
-            continue
-        row.update(
-            image_path=stored.path.relative_to(out_dir).as_posix(), image_format=stored.format,
-            source_image_format="PDF", width=stored.width, height=stored.height, sha256=stored.sha256,
-            image_status="ok", image_error=None, image_source="pdf", pdf_page=found.page,
-            pdf_box=[round(v, 2) for v in found.box_pt],
-        )
+    from medfig.pdf.output import render_box_png
+    from medfig.pipeline.pdf_figures import CROP_DPI
+
+    wanted = [row for row in rows if row["figure_id"] in located]
+    if not wanted:
+        return
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for row in wanted:
+            found = located[row["figure_id"]]
+            try:
+                page = doc[found.page]
+                png, _, _ = render_box_png(page, found.box_pt, CROP_DPI)
+                page.close()
+                stored = store_image(png, f"{row['figure_id']}.png",
+                                     image_dir(out_dir, key) / safe_name(row["figure_id"]))
+            except (ImageError, OSError, ValueError, pdfium.PdfiumError) as exc:
+                result.errors.append(error_row(key, "pdf", f"figure {row['figure_id']}: crop failed ({exc})", where))
+                continue
+            row.update(
+                image_path=stored.path.relative_to(out_dir).as_posix(), image_format=stored.format,
+                source_image_format="PDF", width=stored.width, height=stored.height, sha256=stored.sha256,
+                image_status="ok", image_error=None, image_source="pdf", pdf_page=found.page,
+                pdf_box=[round(v, 2) for v in found.box_pt],
+            )
+    finally:
+        doc.close()
 
 
 def _process_pdf_only(source, package, out_dir: Path, result: ArticleResult) -> Article | None:

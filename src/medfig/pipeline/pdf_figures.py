@@ -12,7 +12,6 @@ Coordinates recorded in the row: ``pdf_page`` (0-based) and ``pdf_box``
 
 from __future__ import annotations
 
-import io
 import os
 
 from medfig.pdf.labels import parse_label
@@ -28,26 +27,6 @@ def label_key(text: str | None) -> tuple[str, str] | None:
     if label is None:
         return None
     return ("table" if label.kind == "table" else "figure", label.number)
-
-
-def crop_png(pdf: bytes, page_index: int, box_pt: tuple[float, float, float, float], dpi: float = CROP_DPI) -> tuple[bytes, int, int]:
-    """Render ``box_pt`` (points, origin top-left) of one page to PNG bytes; returns (png, width, height)."""
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        page = doc[page_index]
-        width, height = page.get_size()
-        x0, y0, x1, y1 = box_pt
-        # pdfium crops by the margins to cut away: left, bottom, right, top (bottom-left origin)
-        crop = (max(0.0, x0), max(0.0, height - y1), max(0.0, width - x1), max(0.0, y0))
-        image = page.render(scale=dpi / 72.0, crop=crop).to_pil().convert("RGB")
-        page.close()
-    finally:
-        doc.close()
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False)
-    return buffer.getvalue(), image.width, image.height
 
 
 def locate(pdf: bytes, labels: dict[str, str | None], display: str) -> tuple[dict, str | None]:
