@@ -26,11 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from html.entities import html5 as html5_entities
 
 from lxml import etree
 
-from medfig.jats.parse import _BLOCKS, _SKIP, _alternative_for_text, _inside, element_text
+from medfig.jats.parse import _SKIP, _inside, element_text, walk_text
 from medfig.records import InlineRef, Mention
 from medfig.text.mentions import find_mentions, panels_at, panels_in_text
 from medfig.text.sentences import sentence_at, split_sentences
@@ -61,32 +60,19 @@ class _Paragraph:
         return "".join(self.parts).rstrip()
 
 
-def _walk(el: etree._Element, para: _Paragraph) -> None:
-    if el.text:
-        para.add(el.text)
-    for child in el:
-        tag = child.tag
-        if isinstance(tag, str):
-            if tag in _SKIP or tag in _NOT_TEXT:
-                pass
-            elif tag == "alternatives":
-                choice = _alternative_for_text(child)
-                if choice is not None:
-                    _walk(choice, para)
-            elif tag in _BLOCKS:
-                para.add(" ")
-                _walk(child, para)
-                para.add(" ")
-            elif tag == "xref" and child.get("ref-type") == "fig":
-                start = para.length
-                _walk(child, para)
-                para.xrefs.append((child, start, para.length))
-            else:
-                _walk(child, para)
-        elif tag is etree.Entity:
-            para.add(html5_entities.get(f"{child.name};", ""))
-        if child.tail:
-            para.add(child.tail)
+def _read_paragraph(p: etree._Element) -> _Paragraph:
+    para = _Paragraph()
+
+    def record_fig_xref(child: etree._Element, walk) -> bool:
+        if child.tag != "xref" or child.get("ref-type") != "fig":
+            return False
+        start = para.length
+        walk(child)
+        para.xrefs.append((child, start, para.length))
+        return True
+
+    walk_text(p, para.add, skip=_SKIP | _NOT_TEXT, visit=record_fig_xref)
+    return para
 
 
 def _paragraphs(article_el: etree._Element) -> Iterator[etree._Element]:
@@ -158,8 +144,7 @@ def iter_inline_refs(article_el: etree._Element, figure_ids: set[str]) -> Iterat
     numbers = _label_numbers(article_el)
 
     for p_index, p in enumerate(_paragraphs(article_el)):
-        para = _Paragraph()
-        _walk(p, para)
+        para = _read_paragraph(p)
         if not para.xrefs:
             continue
         text = para.text

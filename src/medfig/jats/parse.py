@@ -23,7 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 from html.entities import html5 as html5_entities
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from lxml import etree
@@ -62,31 +62,43 @@ def _norm(text: str) -> str:
 # ---------------------------------------------------------------- text
 
 
-def _walk(el: etree._Element, out: list[str]) -> None:
-    """Append the text of ``el``'s content; comments and processing instructions give only their tail."""
+def walk_text(el: etree._Element, add: Callable[[str], None], *, skip: frozenset[str] = _SKIP,
+              visit: Callable[[etree._Element, Callable[[etree._Element], None]], bool] | None = None) -> None:
+    """Pass the text of ``el``'s content, piece by piece, to ``add``.
+
+    Comments and processing instructions give only their tail; elements named in ``skip``
+    give nothing. ``visit(child, walk)`` may take over a child element (and call ``walk`` on
+    it to have its text added): it returns True when it did. The inline-reference reader
+    uses it to record where each figure xref starts and ends.
+    """
+    def walk(child: etree._Element) -> None:
+        walk_text(child, add, skip=skip, visit=visit)
+
     if el.text:
-        out.append(el.text)
+        add(el.text)
     for child in el:
         tag = child.tag
         if isinstance(tag, str):
-            if tag in _SKIP:
+            if tag in skip:
+                pass
+            elif visit is not None and visit(child, walk):
                 pass
             elif tag == "alternatives":
                 choice = _alternative_for_text(child)
                 if choice is not None:
-                    _walk(choice, out)
+                    walk(choice)
             elif tag in _BLOCKS:
-                out.append(" ")
-                _walk(child, out)
-                out.append(" ")
+                add(" ")
+                walk(child)
+                add(" ")
             else:
-                _walk(child, out)
+                walk(child)
         elif tag is etree.Entity:
             # An entity of the external DTD we do not load (&ndash;): standard character
             # names only, so document-defined entities are never expanded.
-            out.append(html5_entities.get(f"{child.name};", ""))
+            add(html5_entities.get(f"{child.name};", ""))
         if child.tail:
-            out.append(child.tail)
+            add(child.tail)
 
 
 def _alternative_for_text(alternatives: etree._Element) -> etree._Element | None:
@@ -105,7 +117,7 @@ def element_text(el: etree._Element | None) -> str:
     if el is None:
         return ""
     out: list[str] = []
-    _walk(el, out)
+    walk_text(el, out.append)
     return _norm("".join(out))
 
 
@@ -132,7 +144,7 @@ def caption_text(caption: etree._Element | None) -> tuple[str, str | None]:
         if isinstance(child.tag, str) and child.tag not in _SKIP:
             if not (child.tag == "p" and _is_elife_doi_line(child)):
                 out.append(" ")
-                _walk(child, out)
+                walk_text(child, out.append)
                 out.append(" ")
         if child.tail:
             out.append(child.tail)
