@@ -62,6 +62,26 @@ def _too_many(container: str) -> SourceError:
     return SourceError(f"{container}: more than {safety.MAX_MEMBERS} members; refused")
 
 
+def _article_path(label: str, raw_name: str, is_regular: bool, prefix: str, warnings: list[str]) -> str | None:
+    """A member's path inside the article, or None when the member is skipped.
+
+    Unsafe names (``../``, absolute) and links are refused with a warning: links could point
+    anywhere and devices are never content. Members outside the article's prefix and junk
+    (``__MACOSX``, ``.DS_Store``) are skipped silently.
+    """
+    name = safety.safe_member_name(raw_name)
+    if name is None:
+        warnings.append(f"{label}: skipped unsafe member {raw_name!r}")
+        return None
+    if not is_regular:
+        warnings.append(f"{label}: skipped non-regular member {raw_name!r} (link or device)")
+        return None
+    rel = _member_prefix(name, prefix)
+    if rel is None or safety.is_junk(rel):
+        return None
+    return rel
+
+
 # -- zip --------------------------------------------------------------------------------
 
 class ZipPackage(ArticlePackage):
@@ -76,15 +96,9 @@ class ZipPackage(ArticlePackage):
         for info in infos:
             if info.is_dir():
                 continue
-            name = safety.safe_member_name(info.filename)
-            if name is None:
-                warnings.append(f"{label}: skipped unsafe member {info.filename!r}")
-                continue
-            if stat.S_ISLNK(info.external_attr >> 16):
-                warnings.append(f"{label}: skipped symlink member {info.filename!r}")
-                continue
-            rel = _member_prefix(name, source.prefix)
-            if rel is None or safety.is_junk(rel):
+            is_link = stat.S_ISLNK(info.external_attr >> 16)
+            rel = _article_path(label, info.filename, not is_link, source.prefix, warnings)
+            if rel is None:
                 continue
             if rel in self._infos:  # zip allows repeats; the first one wins, deterministically
                 warnings.append(f"{label}: skipped duplicate member {info.filename!r}")
@@ -176,15 +190,8 @@ def _scan_tar(source: ArticleSource, tar: tarfile.TarFile,
             raise _too_many(source.container)
         if member.isdir():
             continue
-        name = safety.safe_member_name(member.name)
-        if name is None:
-            warnings.append(f"{label}: skipped unsafe member {member.name!r}")
-            continue
-        if not member.isreg():  # links could point anywhere; devices and fifos are never content
-            warnings.append(f"{label}: skipped non-regular member {member.name!r} (link or device)")
-            continue
-        rel = _member_prefix(name, source.prefix)
-        if rel is None or safety.is_junk(rel) or rel in sizes:
+        rel = _article_path(label, member.name, member.isreg(), source.prefix, warnings)
+        if rel is None or rel in sizes:
             continue
         sizes[rel] = member.size
         if member.size > safety.MAX_MEMBER_BYTES:
