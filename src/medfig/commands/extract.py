@@ -3,13 +3,47 @@
 One JSON per PDF (``--format medfig`` or ``pdffigures2``) plus one PNG crop per figure.
 A bad PDF prints an error naming the file and the run goes on; the exit code is 1 when
 any PDF failed.
+
+Per-paper hard time limit: with ``--time-limit N`` (default 120 s) every PDF is read *and
+written* in a worker process; a PDF still running after N s has its worker killed (a
+parser stuck in C code answers no signal), is reported as ``timed out after N s`` and the
+run goes on with a fresh worker. Inside the worker the extractor's own cooperative budget
+is ``COOPERATIVE_SHARE`` of N, so a long-but-progressing PDF ends with the pages read so
+far (and a warning) before the hard kill. ``--time-limit 0`` or ``--in-process`` runs
+everything in this process: no worker start-up, no protection against a hang.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
+import os
 import sys
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
+
+COOPERATIVE_SHARE = 0.75  # of --time-limit: the extractor stops reading pages here, the worker is killed at 100%
+WORKER_STARTUP_S = 120.0  # importing pdfplumber/scipy and loading the ONNX models, not counted against a paper
+# TEST ONLY: a worker given the PDF whose file name equals this variable sleeps for an hour
+# before reading it, to simulate a PDF that hangs a parser (tests/test_pdf_robustness.py).
+TEST_HANG_ENV = "MEDFIG_TEST_EXTRACT_HANG_ON"
+_READY = "ready"
+
+
+@dataclass(slots=True)
+class _Job:
+    pdf: str
+    out: str
+    stem: str
+    use_layout: bool
+    layout_pages: str
+    time_limit_s: float | None  # the extractor's cooperative budget
+    dpi: float
+    native: bool
+    fmt: str
+    crops: bool
 
 
 def _pdfs(path: Path) -> list[Path]:
@@ -26,13 +60,100 @@ def _stem(pdf: Path, root: Path) -> str:
     return pdf.stem
 
 
-def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
+def _extract_one(job: _Job):
+    """Read, extract and write one PDF. Returns the PdfExtraction or an error message naming the file."""
     from medfig.pdf.document import read_pdf_bytes
     from medfig.pdf.extract import extract_pdf
     from medfig.pdf.output import write_extraction
     from medfig.pdf.types import PdfExtractionError
+
+    try:
+        data, display = read_pdf_bytes(job.pdf)
+        result = extract_pdf(data, name=display, use_layout=job.use_layout, layout_pages=job.layout_pages,
+                             time_limit_s=job.time_limit_s)
+        write_extraction(data, result, Path(job.out), job.stem, dpi=job.dpi, native=job.native, fmt=job.fmt,
+                         crops=job.crops)
+        return result
+    except PdfExtractionError as exc:
+        return str(exc)
+    except Exception as exc:  # a reader bug on one odd PDF must not end a folder run
+        return f"{job.pdf}: unexpected error ({type(exc).__name__}: {exc})"
+
+
+def _cooperative(limit: float | None, killable: bool) -> float | None:
+    """The extractor's own page-loop budget: all of the limit in process, a share of it in a worker."""
+    if limit is None:
+        return None
+    return COOPERATIVE_SHARE * limit if killable else limit
+
+
+def _worker_main(conn: Connection, use_layout: bool) -> None:
+    os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # the parent waits: one busy process, no oversubscription
+    import medfig.pdf.extract  # noqa: F401  (import once, before the first paper's clock starts)
+
+    if use_layout:
+        from medfig.pdf.layout import get_detector
+
+        get_detector()
+    conn.send(_READY)
+    hang_on = os.environ.get(TEST_HANG_ENV)
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        if hang_on and Path(job.pdf).name == hang_on:
+            time.sleep(3600)
+        conn.send(_extract_one(job))
+
+
+class _KillableWorker:
+    """One spawned worker process; a paper past the limit gets the worker killed and replaced."""
+
+    def __init__(self, use_layout: bool):
+        self._ctx = mp.get_context("spawn")  # fork + onnxruntime/tqdm threads can deadlock the child
+        self._use_layout = use_layout
+        self._process = None
+        self._conn: Connection | None = None
+
+    def _start(self) -> None:
+        parent, child = self._ctx.Pipe()
+        self._process = self._ctx.Process(target=_worker_main, args=(child, self._use_layout), daemon=True)
+        self._process.start()
+        child.close()
+        self._conn = parent
+        if not parent.poll(WORKER_STARTUP_S) or parent.recv() != _READY:
+            self.close()
+            raise RuntimeError("medfig extract: the worker process could not start; use --in-process")
+
+    def run(self, job: _Job, timeout_s: float):
+        if self._process is None or not self._process.is_alive():
+            self._start()
+        self._conn.send(job)
+        if self._conn.poll(timeout_s):
+            try:
+                return self._conn.recv()
+            except (EOFError, OSError):
+                pass  # died while answering
+            code = self._process.exitcode
+            self.close()
+            return f"{job.pdf}: the worker process died while reading it (exit code {code})"
+        self.close()
+        return f"{job.pdf}: timed out after {timeout_s:g} s (worker stopped; the run goes on)"
+
+    def close(self) -> None:
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join(5)
+            self._conn.close()
+        self._process = self._conn = None
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
 
     root = Path(args.input)
     if not root.exists():
@@ -43,27 +164,31 @@ def run(args: argparse.Namespace) -> int:
         print(f"medfig extract: no .pdf files under {root}", file=sys.stderr)
         return 2
     out = Path(args.output)
+    limit = args.time_limit if args.time_limit and args.time_limit > 0 else None
+    worker = None if (limit is None or args.in_process) else _KillableWorker(use_layout=not args.cheap)
     n_fig = n_tab = n_regionless = n_pages = 0
     failed: list[str] = []
     seconds = 0.0
-    for pdf in tqdm(pdfs, desc="extract", unit="pdf", disable=args.quiet or len(pdfs) == 1):
-        try:
-            data, display = read_pdf_bytes(pdf)
-            result = extract_pdf(data, name=display, use_layout=not args.cheap, layout_pages=args.layout_pages,
-                                 time_limit_s=args.time_limit or None)
-            write_extraction(data, result, out, _stem(pdf, root), dpi=args.dpi, native=args.native, fmt=args.format,
-                             crops=not args.no_crops)
-        except PdfExtractionError as exc:
-            print(f"medfig extract: {exc}", file=sys.stderr)
-            failed.append(str(pdf))
-            continue
-        for w in result.warnings:
-            print(f"medfig extract: warning: {w}", file=sys.stderr)
-        n_fig += sum(1 for f in result.figures if f.fig_type == "Figure")
-        n_tab += sum(1 for f in result.figures if f.fig_type == "Table")
-        n_regionless += len(result.regionless)
-        n_pages += result.n_pages
-        seconds += result.seconds
+    try:
+        for pdf in tqdm(pdfs, desc="extract", unit="pdf", disable=args.quiet or len(pdfs) == 1):
+            job = _Job(pdf=str(pdf), out=str(out), stem=_stem(pdf, root), use_layout=not args.cheap,
+                       layout_pages=args.layout_pages, time_limit_s=_cooperative(limit, worker is not None),
+                       dpi=args.dpi, native=args.native, fmt=args.format, crops=not args.no_crops)
+            result = _extract_one(job) if worker is None else worker.run(job, limit)
+            if isinstance(result, str):
+                print(f"medfig extract: {result}", file=sys.stderr)
+                failed.append(str(pdf))
+                continue
+            for w in result.warnings:
+                print(f"medfig extract: warning: {w}", file=sys.stderr)
+            n_fig += sum(1 for f in result.figures if f.fig_type == "Figure")
+            n_tab += sum(1 for f in result.figures if f.fig_type == "Table")
+            n_regionless += len(result.regionless)
+            n_pages += result.n_pages
+            seconds += result.seconds
+    finally:
+        if worker is not None:
+            worker.close()
     ok = len(pdfs) - len(failed)
     rate = f", {n_pages / seconds:.1f} pages/s" if seconds else ""
     print(f"medfig extract: {ok}/{len(pdfs)} PDFs, {n_pages} pages: {n_fig} figures, {n_tab} tables, "
@@ -89,6 +214,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="run the layout detector on pages with a caption (default) or on every page")
     p.add_argument("--no-crops", action="store_true", help="write the JSON only")
     p.add_argument("--time-limit", type=float, default=120.0,
-                   help="seconds per PDF, checked between pages: longer PDFs are cut with a warning (0: none)")
+                   help="hard seconds per PDF (default 120): each PDF runs in a worker process that is killed "
+                        "past the limit and the PDF reported as timed out; pages stop being read at 75%% of it. "
+                        "0: no limit, in this process")
+    p.add_argument("--in-process", action="store_true",
+                   help="run in this process (no worker start-up; a hanging PDF then hangs the run)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)

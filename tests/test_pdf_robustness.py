@@ -1,0 +1,106 @@
+"""Bad and hostile PDFs in a `medfig extract` folder run: each becomes a clear per-paper
+error (or a documented fallback) naming the file, and the next PDF is still extracted.
+
+Empty, non-PDF and truncated files are covered in test_pdf_extract.py; this file adds a
+hanging PDF (hard per-paper timeout), encrypted, zero-page and very long PDFs.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pypdfium2 as pdfium
+from reportlab.lib import pdfencrypt
+from reportlab.pdfgen import canvas
+
+from medfig.cli import main
+from medfig.commands.extract import TEST_HANG_ENV
+from medfig.pdf.extract import extract_pdf
+
+GOOD = "pmc_hindawi_xml_pdf/PMC4735894/fulltext.pdf"  # 3 figures
+
+
+def encrypted_pdf(user_password: str = "secret", owner_password: str | None = None) -> bytes:
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, encrypt=pdfencrypt.StandardEncryption(user_password, ownerPassword=owner_password,
+                                                                 canPrint=0))
+    c.drawString(72, 700, "Figure 1. A caption on an encrypted page.")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def zero_page_pdf() -> bytes:
+    """A well-formed PDF whose page tree is empty (/Count 0), with a correct xref table."""
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
+def long_pdf(n_pages: int) -> bytes:
+    doc = pdfium.PdfDocument.new()
+    for _ in range(n_pages):
+        doc.new_page(595, 842)
+    buf = io.BytesIO()
+    doc.save(buf)
+    doc.close()
+    return buf.getvalue()
+
+
+def test_folder_run_survives_hang_encrypted_zero_page_and_long_pdfs(data_dir, tmp_path, capsys, monkeypatch):
+    src = tmp_path / "in"
+    src.mkdir()
+    good = (data_dir / GOOD).read_bytes()
+    (src / "a_hangs.pdf").write_bytes(good)  # a real PDF; the test hook makes its worker sleep
+    # zero pages before encrypted: pdfium's last-error code is per process and a load failure
+    # that sets none (the empty page tree) would report the previous "password" error
+    (src / "b_zero_pages.pdf").write_bytes(zero_page_pdf())
+    (src / "c_encrypted.pdf").write_bytes(encrypted_pdf())
+    (src / "d_long.pdf").write_bytes(long_pdf(305))
+    (src / "e_good.pdf").write_bytes(good)
+    monkeypatch.setenv(TEST_HANG_ENV, "a_hangs.pdf")
+    out = tmp_path / "out"
+    rc = main(["extract", str(src), "-o", str(out), "--time-limit", "15", "--cheap", "-q"])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "a_hangs.pdf: timed out after 15 s" in err
+    assert "c_encrypted.pdf: encrypted PDF (a password is needed to open it)" in err
+    # pdfium refuses an empty page tree at load time; the message still names the file
+    zero = next(line for line in err.splitlines() if "b_zero_pages.pdf: " in line)
+    assert "no pages" in zero or "damaged" in zero
+    # very long PDFs: a documented fallback, not an error (the first 300 pages are read)
+    assert "d_long.pdf: only the first 300 of 305 pages were read" in err
+    long_doc = json.loads((out / "d_long.json").read_text())
+    assert long_doc["n_pages"] == 305 and len(long_doc["page_sizes_pt"]) == 300
+    # the PDFs after the hanging one are still extracted, by a fresh worker
+    figures = json.loads((out / "e_good.json").read_text())["figures"]
+    assert [f["name"] for f in figures] == ["Figure 1", "Figure 2", "Figure 3"]
+    assert not (out / "a_hangs.json").exists()
+    failed_line = next(line for line in err.splitlines() if "PDF(s) failed" in line)
+    assert "a_hangs.pdf" in failed_line and "c_encrypted.pdf" in failed_line and "e_good.pdf" not in failed_line
+
+
+def test_in_process_fast_path_gives_the_same_result(data_dir, tmp_path):
+    pdf = data_dir / GOOD
+    assert main(["extract", str(pdf), "-o", str(tmp_path / "worker"), "--no-crops", "-q"]) == 0
+    assert main(["extract", str(pdf), "-o", str(tmp_path / "inproc"), "--no-crops", "--in-process", "-q"]) == 0
+    a = json.loads((tmp_path / "worker" / "fulltext.json").read_text())
+    b = json.loads((tmp_path / "inproc" / "fulltext.json").read_text())
+    assert a["figures"] == b["figures"] and len(a["figures"]) == 3
+
+
+def test_owner_password_only_pdf_is_read():
+    """Encrypted with an empty user password (print/copy restrictions only): readers open it."""
+    result = extract_pdf(encrypted_pdf(user_password="", owner_password="owner"), name="restricted.pdf")
+    assert result.n_pages == 1
+    assert [c.name for c in result.regionless] == ["Figure 1"]
