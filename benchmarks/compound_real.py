@@ -1,10 +1,12 @@
 """Compound figures on the real gold set: MedICaT Table 2 analogue, box mAP, labels, false splits, speed.
 
-    .venv/bin/python benchmarks/compound_real.py [--split test|tune|all|fresh]
+    .venv/bin/python benchmarks/compound_real.py [--split test|tune|all|fresh|heldout2]
 
 Gold: benchmarks/gold/subfigures/real_gold.json (how it was made: NOTES.md beside it);
 ``--split fresh`` reads fresh_gold.json instead: 25 compound figures annotated later and kept
-out of all tuning (held out; run it only to report, never to tune).
+out of all tuning (now seen twice: a dev set); ``--split heldout2`` reads heldout2_gold.json:
+16 compound + 10 single-panel figures annotated before the label-anchored splitter work and
+never used for tuning (run it once, to report).
 Rows:
 - gold boxes + our subcaptions, label alignment (OCR letters) vs MedICaT's row heuristic;
 - predicted boxes + our subcaptions, label alignment vs heuristic.
@@ -28,6 +30,7 @@ from compound_real_figures import load_image  # noqa: E402
 
 GOLD = Path(__file__).resolve().parent / "gold" / "subfigures" / "real_gold.json"
 FRESH_GOLD = GOLD.with_name("fresh_gold.json")
+HELDOUT2_GOLD = GOLD.with_name("heldout2_gold.json")
 
 
 def prediction(result) -> dict:
@@ -43,11 +46,11 @@ def main() -> int:
     from medfig.vision.panel_labels import ocr_engine
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", default="test", choices=("test", "tune", "all", "fresh"))
+    ap.add_argument("--split", default="test", choices=("test", "tune", "all", "fresh", "heldout2"))
     ap.add_argument("--gold", help="gold JSON (default: real_gold.json, or fresh_gold.json for --split fresh)")
     ap.add_argument("--dump", help="write the label-alignment predictions here (JSON)")
     args = ap.parse_args()
-    gold = Path(args.gold) if args.gold else (FRESH_GOLD if args.split == "fresh" else GOLD)
+    gold = Path(args.gold) if args.gold else {"fresh": FRESH_GOLD, "heldout2": HELDOUT2_GOLD}.get(args.split, GOLD)
     figures = json.loads(gold.read_text())["figures"]
     if args.split != "all":
         figures = [f for f in figures if f["split"] == args.split]
@@ -83,7 +86,8 @@ def main() -> int:
         s = scores[k]
         print(f"{boxes:<12} {'medfig parser':<14} {how:<22} {100 * s.medicat_f1:6.1f} {s.n_scored:7d}")
     print("\nby source (predicted boxes):  figures  label F1  heuristic F1  mAP@0.5")
-    for name, prefix in (("Hindawi PDFs", "PMC"), ("eLife PDFs", "elife"), ("MedICaT sample", "medicat/"), ("EXSCLAIM (Nature)", "exsclaim/")):
+    for name, prefix in (("Hindawi PDFs", "PMC4"), ("PMC package files", "PMC1"), ("eLife", "elife"),
+                         ("MedICaT sample", "medicat/"), ("EXSCLAIM (Nature)", "exsclaim/")):
         sub = [f for f in compound if f["figure_key"].startswith(prefix)]
         if sub:
             lab = evaluate_subfigures(sub, runs["pred_label"])

@@ -110,6 +110,21 @@ def load_image(source: dict) -> Image.Image:
     path = DATA / source["path"]
     if kind in ("medicat", "exsclaim"):
         return Image.open(path).convert("RGB")
+    if kind == "file":
+        # a figure file as distributed (JPEG/TIFF); files whose longer side exceeds
+        # ``max_side`` are downscaled (Lanczos) so boxes are in the stored image's pixels
+        image = Image.open(path)
+        if image.mode in ("RGBA", "LA", "P"):
+            rgba = image.convert("RGBA")
+            image = Image.new("RGB", rgba.size, (255, 255, 255))
+            image.paste(rgba, mask=rgba.getchannel("A"))  # transparent = white page
+        else:
+            image = image.convert("RGB")
+        max_side = int(source.get("max_side", 0))
+        if max_side and max(image.size) > max_side:
+            f = max_side / max(image.size)
+            image = image.resize((round(image.width * f), round(image.height * f)), Image.LANCZOS)
+        return image
     if kind == "pdf":
         scale = float(source["scale"])
         page = _render_page(str(path), int(source["page"]), scale)
