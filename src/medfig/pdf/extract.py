@@ -18,7 +18,8 @@ from medfig.pdf.document import open_pdf, read_pdf_bytes
 from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
 from medfig.pdf.page import PageData, read_page
 from medfig.pdf.pairing import absorb_fragments, pair
-from medfig.pdf.regions import propose_regions
+from medfig.pdf.regions import Region, propose_regions
+from medfig.pdf.scanned import is_image_only, scanned_page
 from medfig.pdf.types import ExtractedFigure, PdfExtraction, PdfExtractionError
 
 DEFAULT_MAX_PAGES = 300  # very long PDFs: the first pages are read and a warning says so
@@ -57,6 +58,8 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
             result.warnings.append(f"{display}: only the first {n} of {len(doc)} pages were read")
         pages: list[PageData] = []
         captions = []
+        scanned_regions: dict[int, list[Region]] = {}  # image-only pages: regions from the OCR fallback
+        n_image_only = 0
         for i in range(n):
             if time_limit_s is not None and time.perf_counter() - t_start > time_limit_s:
                 result.warnings.append(f"{display}: time limit {time_limit_s:g} s reached; stopped after {i} of {n} pages")
@@ -72,9 +75,21 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
             stages["text"] += time.perf_counter() - t
             pages.append(page)
             result.page_sizes_pt.append((page.width, page.height))
+            if is_image_only(page):  # no text layer: captions come from OCR (or not at all in cheap mode)
+                n_image_only += 1
+                if use_layout:
+                    t = time.perf_counter()
+                    page_caps, scanned_regions[i] = scanned_page(doc, page)
+                    captions.extend(page_caps)
+                    stages["ocr"] += time.perf_counter() - t
+                continue
             t = time.perf_counter()
             captions.extend(find_captions(page))
             stages["captions"] += time.perf_counter() - t
+        if n_image_only:
+            what = ("OCR fallback: captions read by OCR, regions from the layout detector" if use_layout else
+                    "no text layer and the OCR fallback needs the layout detector (not run in cheap mode)")
+            result.warnings.append(f"{display}: image-only PDF: {what} ({n_image_only} of {len(pages)} pages)")
         captions = dedupe_captions(captions)
         by_page = defaultdict(list)
         for c in captions:
@@ -82,17 +97,18 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
         for page in pages:
             page_caps = by_page.get(page.index, [])
             layout: list[LayoutBox] | None = None
-            if use_layout and (page_caps or layout_pages == "all") and page.width > 0:
+            scanned = page.index in scanned_regions
+            if use_layout and not scanned and (page_caps or layout_pages == "all") and page.width > 0:
                 t = time.perf_counter()
                 img = _render_rgb(doc, page.index, DETECT_DPI)
                 stages["render"] += time.perf_counter() - t
                 t = time.perf_counter()
                 layout = detect(img, DETECT_DPI)
                 stages["layout"] += time.perf_counter() - t
-            if not page_caps and layout is None and layout_pages != "all":
+            if not page_caps and layout is None and layout_pages != "all" and not scanned:
                 continue
             t = time.perf_counter()
-            regions = propose_regions(page, layout, page_caps)
+            regions = scanned_regions[page.index] if scanned else propose_regions(page, layout, page_caps)
             # without the detector there are no table regions: table captions stay regionless
             # instead of taking a figure's region
             pairable = page_caps if use_layout else [c for c in page_caps if c.fig_type != "Table"]
