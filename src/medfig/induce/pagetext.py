@@ -1,0 +1,42 @@
+"""A page's words (pdfplumber) and their letters-and-digits text, for caption search.
+
+Words are split at gaps > 15% of the font size (Hindawi PDFs draw no space glyphs).
+``text`` is the alphanumeric, lower-cased concatenation of the words in content-stream
+order; ``owner[i]`` is the index of the word that character ``i`` came from, so an
+aligned span of ``text`` maps back to words and their boxes (PDF points, origin top-left).
+"""
+
+from __future__ import annotations
+
+from medfig.induce.align import alnum
+
+
+def union(boxes) -> list[float] | None:
+    """Smallest box holding all ``boxes`` ([x0, y0, x1, y1]); None for no boxes."""
+    boxes = list(boxes)
+    if not boxes:
+        return None
+    return [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
+
+
+def word_box(w: dict) -> tuple[float, float, float, float]:
+    return (w["x0"], w["top"], w["x1"], w["bottom"])
+
+
+class PageText:
+    """Words of one pdfplumber page with an alphanumeric index."""
+
+    def __init__(self, page) -> None:
+        self.words: list[dict] = page.extract_words(x_tolerance_ratio=0.15, extra_attrs=["size"], use_text_flow=True)
+        parts: list[str] = []
+        self.owner: list[int] = []
+        for i, w in enumerate(self.words):
+            a = alnum(w["text"])
+            parts.append(a)
+            self.owner += [i] * len(a)
+        self.text = "".join(parts)
+
+    def body_size(self) -> float:
+        """The most common font size on the page (body text), 10 pt when the page has no words."""
+        sizes = [round(w["size"], 1) for w in self.words]
+        return max(set(sizes), key=sizes.count) if sizes else 10.0
