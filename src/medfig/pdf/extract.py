@@ -19,7 +19,7 @@ from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
 from medfig.pdf.page import PageData, read_page
 from medfig.pdf.pairing import absorb_fragments, pair
 from medfig.pdf.regions import Region, propose_regions
-from medfig.pdf.scanned import is_image_only, scanned_page
+from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, scanned_page
 from medfig.pdf.types import ExtractedFigure, PdfExtraction, PdfExtractionError
 
 DEFAULT_MAX_PAGES = 300  # very long PDFs: the first pages are read and a warning says so
@@ -131,6 +131,8 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
                     name=c.name, fig_type=c.fig_type, page=page.index, box_pt=None, caption_box_pt=c.box_pt,
                     caption=c.text, label=c.label, number=c.number, regionless_reason=reason))
             for r in leftover:
+                if scanned and r.score < UNCAPTIONED_MIN_SCORE:
+                    continue
                 result.uncaptioned_regions.append((page.index, r.box, r.source))
             stages["regions"] += time.perf_counter() - t
     finally:

@@ -19,7 +19,10 @@ Everything returned is in PDF points, origin top-left of the page, ``[x0, y0, x1
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+from rapidfuzz.distance import Levenshtein
 
 from medfig.pdf.geometry import area, edge_distance, horizontal_overlap, inside_fraction, intersection
 from medfig.pdf.labels import parse_label
@@ -34,7 +37,14 @@ MIN_IMAGE_COVER = 0.6  # share of the page covered by raster images
 CAPTION_GAP_PT = 30.0  # a text block this close above/below a figure/table may be its caption
 INK_LEVEL = 235  # grey value below which a pixel is ink (page backgrounds of scans are ~250)
 MIN_OCR_SCORE = 0.5
+MIN_LINE_PT = 4.5  # smallest caption line height (6-pt type)
+WORD_GAP_PT = 10.0  # a caption label set apart from its text is closer than this
+LINE_GAP_PT = 5.0  # a caption title line sits this close above the detector's caption box
 SOURCE = "scanned"
+# A region left without a caption is reported only when the detector is this sure of it
+# (the package's own default): with no PDF objects to check it against, 0.3-0.5 boxes are
+# mostly text blocks. Regions that win a caption in the pairing may score lower.
+UNCAPTIONED_MIN_SCORE = 0.5
 
 
 def is_image_only(page: PageData) -> bool:
@@ -61,40 +71,155 @@ def _px(box: Box, scale: float, shape: tuple[int, ...], pad_px: int = 0) -> tupl
     return max(0, x0 - pad_px), max(0, y0 - pad_px), min(w, x1 + pad_px), min(h, y1 + pad_px)
 
 
-def ocr_lines(rgb: np.ndarray, box_pt: Box, dpi: float) -> list[tuple[str, Box, float]]:
-    """Text lines (text, box in points, score) read by rapidocr in ``box_pt``, top to bottom."""
-    from medfig.vision.panel_labels import ocr_engine
+def _runs(mask: np.ndarray) -> list[list[int]]:
+    """[start, end) runs of True."""
+    runs: list[list[int]] = []
+    for i, on in enumerate(mask):
+        if on and runs and runs[-1][1] == i:
+            runs[-1][1] = i + 1
+        elif on:
+            runs.append([i, i + 1])
+    return runs
+
+
+def text_line_bands(gray: np.ndarray, min_line_px: int = 10) -> list[tuple[int, int, int, int]]:
+    """Text lines of a (deskewed) text block by the row ink profile: (x0, y0, x1, y1) in pixels.
+
+    A row is blank when almost none of its pixels are ink. In a low-resolution scan the
+    descenders of one line touch the ascenders of the next: a band is also cut where its
+    profile drops far below its typical row. A band much thinner than the others (an
+    accent, a dotted rule) joins its nearest neighbour. ``min_line_px``: the smallest line height."""
+    ink = gray < INK_LEVEL
+    profile = ink.sum(axis=1)
+    bands = _runs(profile > max(1, 0.004 * gray.shape[1]))
+    if not bands:
+        return []
+    split: list[list[int]] = []
+    for y0, y1 in bands:
+        # lines run together: cut at the valleys of the profile (rows far emptier than the band's
+        # typical row), keeping every piece at least one small line high
+        seg = profile[y0:y1]
+        low = seg < 0.3 * float(np.median(seg))
+        start = y0
+        for v0, v1 in _runs(low):
+            cut = y0 + v0 + int(np.argmin(seg[v0:v1]))
+            if cut - start >= min_line_px and y1 - cut >= min_line_px:
+                split.append([start, cut])
+                start = cut + 1
+        split.append([start, y1])
+    typical = float(np.median([b[1] - b[0] for b in split]))
+    merged: list[list[int]] = []
+    for b in split:
+        if merged and ((b[1] - b[0]) < 0.35 * typical or (merged[-1][1] - merged[-1][0]) < 0.35 * typical) \
+                and b[0] - merged[-1][1] <= 0.3 * typical:
+            merged[-1][1] = b[1]
+        else:
+            merged.append(list(b))
+    out = []
+    for y0, y1 in merged:
+        cols = np.flatnonzero(ink[y0:y1].any(axis=0))
+        if cols.size and y1 - y0 >= 4:
+            out.append((int(cols[0]), y0, int(cols[-1]) + 1, y1))
+    return out
+
+
+def grow_text_block(gray: np.ndarray, box_pt: Box, dpi: float, art: list[Box]) -> Box:
+    """Grow a detector text box over ink it cut off: the caption label left of it ("Fig. 3"
+    set apart from the text) and a title line right above or below. Sideways the ink must
+    continue within ``WORD_GAP_PT``; up/down a line must follow within ``LINE_GAP_PT``; the
+    block never grows into a figure or table box."""
+    scale = dpi / 72.0
+    h, w = gray.shape
+    ink = gray < INK_LEVEL
+    x0, y0, x1, y1 = _px(box_pt, scale, gray.shape)
+    if x1 <= x0 or y1 <= y0:
+        return box_pt
+    word_gap, line_gap = int(WORD_GAP_PT * scale), int(LINE_GAP_PT * scale)
+    cols = ink[y0:y1].sum(axis=0) > 0
+    while x0 > 0:
+        left = np.flatnonzero(cols[max(0, x0 - word_gap):x0])
+        if not left.size:
+            break
+        x0 = max(0, x0 - word_gap) + int(left[0])
+    while x1 < w:
+        right = np.flatnonzero(cols[x1:x1 + word_gap])
+        if not right.size:
+            break
+        x1 = x1 + int(right[-1]) + 1
+
+    def blocked(top: int, bottom: int) -> bool:
+        cand = (x0 / scale, top / scale, x1 / scale, bottom / scale)
+        return any(intersection(cand, a) > 0.05 * area(cand) for a in art)
+
+    rows = ink[:, x0:x1].sum(axis=1) > max(1, 0.004 * (x1 - x0))
+    for _ in range(3):  # up to three lines above (a title line, a wrapped label)
+        above = np.flatnonzero(rows[max(0, y0 - line_gap):y0])
+        if not above.size:
+            break
+        run_end = max(0, y0 - line_gap) + int(above[-1]) + 1
+        run_start = run_end
+        while run_start > 0 and rows[run_start - 1]:
+            run_start -= 1
+        if blocked(run_start, run_end) or (y1 - y0) and run_end - run_start > 0.5 * (y1 - y0) + 2 * line_gap:
+            break
+        y0 = run_start
+    return (x0 / scale, y0 / scale, x1 / scale, y1 / scale)
+
+
+def ocr_lines(rgb: np.ndarray, box_pt: Box, dpi: float, max_lines: int | None = None) -> list[tuple[str, Box, float]]:
+    """Text lines (text, box in points, score) of the block ``box_pt``, top to bottom.
+
+    Lines are cut by the row ink profile and each is read by rapidocr's recogniser only
+    (the loader of :mod:`medfig.vision.panel_labels`): its text detector, run single-threaded
+    on a wide caption strip, costs seconds per block; one recognition costs tens of ms."""
+    from medfig.vision.panel_labels import recognise
 
     scale = dpi / 72.0
-    x0, y0, x1, y1 = _px(box_pt, scale, rgb.shape, pad_px=6)
+    x0, y0, x1, y1 = _px(box_pt, scale, rgb.shape, pad_px=4)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
-    result = ocr_engine()(np.ascontiguousarray(rgb[y0:y1, x0:x1]), use_cls=False)
-    boxes = getattr(result, "boxes", None)
-    if boxes is None:
-        return []
+    block = rgb[y0:y1, x0:x1]
     lines = []
-    for quad, text, score in zip(boxes, result.txts, result.scores):
-        q = np.asarray(quad, dtype=float)
-        b = ((q[:, 0].min() + x0) / scale, (q[:, 1].min() + y0) / scale,
-             (q[:, 0].max() + x0) / scale, (q[:, 1].max() + y0) / scale)
-        if str(text).strip() and float(score) >= MIN_OCR_SCORE:
-            lines.append((str(text).strip(), b, float(score)))
-    # reading order: rows top to bottom (a row = lines whose vertical centres are close), left to right
-    lines.sort(key=lambda t: (round((t[1][1] + t[1][3]) / 2 / 4), t[1][0]))
+    for bx0, by0, bx1, by1 in text_line_bands(block.mean(axis=2), int(MIN_LINE_PT * scale))[:max_lines]:
+        pad = 3
+        crop = block[max(0, by0 - pad):by1 + pad, max(0, bx0 - pad):bx1 + pad]
+        text, score = recognise(np.ascontiguousarray(crop))
+        if text.strip() and score >= MIN_OCR_SCORE:
+            lines.append((text.strip(), ((x0 + bx0) / scale, (y0 + by0) / scale, (x0 + bx1) / scale, (y0 + by1) / scale),
+                          score))
     return lines
+
+
+_KIND_WORDS = {"figure": "Figure", "table": "Table", "fig": "Fig."}
+
+
+def fix_ocr_label(line: str) -> str:
+    """Repair an OCR-misread label word at the start of a line: "FiGuRe 5:", "FtGuuz 5:",
+    "TAB1E 3:", "TABL.E 1:", "Fig, 4." -> "Figure 5:", "Table 3:", "Fig. 4." (the kind word
+    within a small edit distance of figure/table/fig, followed by a number)."""
+    m = re.match(r"^\s*(\S{3,8}?)[,.]?\s+(S?\d{1,3}[A-Za-z]?\b.*)$", line)
+    if not m:
+        return line
+    word = re.sub(r"[^a-z]", "", m[1].lower().replace("1", "l").replace("0", "o").replace("$", "s"))
+    for canon, printed in _KIND_WORDS.items():
+        if word == canon or (canon == "fig" and len(word) == 3 and word[1:] == "ig") or (len(canon) > 3 and abs(len(word) - len(canon)) <= 1 and word[:1] == canon[0]
+                             and Levenshtein.distance(word, canon) <= (3 if len(word) == len(canon) else 2)):
+            return f"{printed} {m[2]}"
+    return line
 
 
 def _caption_from_block(rgb: np.ndarray, block: LayoutBox, dpi: float, page_index: int,
                         labelled_by_detector: bool) -> PdfCaption | None:
-    lines = ocr_lines(rgb, block.box, dpi)
-    if not lines:
+    first = ocr_lines(rgb, block.box, dpi, max_lines=1)  # most blocks near art are body text: read one line first
+    if not first:
         return None
-    label = parse_label(lines[0][0])
+    label = parse_label(fix_ocr_label(first[0][0]))
     if label is None:
         return None
     if not labelled_by_detector and not (label.delimiter or not label.rest):
         return None  # "Figure 2 shows ..." at the start of a body paragraph
+    lines = ocr_lines(rgb, block.box, dpi)
+    lines[0] = (fix_ocr_label(lines[0][0]), *lines[0][1:]) if lines else first[0]
     text = " ".join(" ".join(t for t, _, _ in lines).split())
     box = (min(b[0] for _, b, _ in lines), min(b[1] for _, b, _ in lines),
            max(b[2] for _, b, _ in lines), max(b[3] for _, b, _ in lines))
@@ -133,17 +258,18 @@ def scanned_page(doc, page: PageData, dpi: float = OCR_DPI) -> tuple[list[PdfCap
     layout = detect(rgb, dpi)
     art = [b for b in layout if b.label in ("figure", "table") and b.score >= LAYOUT_MIN_SCORE]
     art_boxes = [b.box for b in art]
+    gray = rgb.mean(axis=2)
     captions: list[PdfCaption] = []
     for block in layout:
         by_detector = block.label in ("figure_caption", "table_caption")
         if not by_detector and not (block.label == "text" and _near_art(block.box, art_boxes)):
             continue
-        if any(inside_fraction(block.box, c.box_pt) > 0.7 for c in captions):
+        grown = LayoutBox(block.label, grow_text_block(gray, block.box, dpi, art_boxes), block.score)
+        if any(inside_fraction(grown.box, c.box_pt) > 0.7 for c in captions):
             continue  # the detector often gives one caption as a caption box and a text box
-        cap = _caption_from_block(rgb, block, dpi, page.index, by_detector)
+        cap = _caption_from_block(rgb, grown, dpi, page.index, by_detector)
         if cap is not None and not any(c.name == cap.name for c in captions):
             captions.append(cap)
-    gray = rgb.mean(axis=2)
     regions: list[Region] = []
     for label in ("figure", "table"):
         for lb in _nms_contained([b for b in art if b.label == label]):
