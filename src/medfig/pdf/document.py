@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-import pdfplumber
 import pypdfium2 as pdfium
 
 from medfig.pdf.types import PdfExtractionError
@@ -28,8 +26,25 @@ def read_pdf_bytes(pdf: bytes | str | Path, name: str | None = None) -> tuple[by
     return path.read_bytes(), display
 
 
-def open_pdf(data: bytes, display: str) -> tuple[pdfium.PdfDocument, pdfplumber.PDF]:
-    """Both readers over the same bytes; raises PdfExtractionError with the reason."""
+class PdfPages:
+    """The page sequence :func:`medfig.pdf.page.read_page` reads from: ``pages[i]`` is an
+    open pypdfium2 page (close it after reading). It shares the document returned next to
+    it by :func:`open_pdf`; closing it is a no-op (the document is closed by its owner).
+    It stands where a ``pdfplumber.PDF`` stood before medfig read pages with PDFium."""
+
+    def __init__(self, doc: pdfium.PdfDocument):
+        self._doc = doc
+
+    @property
+    def pages(self) -> pdfium.PdfDocument:
+        return self._doc
+
+    def close(self) -> None:
+        pass
+
+
+def open_pdf(data: bytes, display: str) -> tuple[pdfium.PdfDocument, PdfPages]:
+    """The document and its pages over the bytes; raises PdfExtractionError with the reason."""
     if not data:
         raise PdfExtractionError(f"{display}: empty file (0 bytes)")
     if b"%PDF-" not in data[:1024]:  # the header may follow a little junk, as readers allow
@@ -45,15 +60,4 @@ def open_pdf(data: bytes, display: str) -> tuple[pdfium.PdfDocument, pdfplumber.
     if len(doc) == 0:
         doc.close()
         raise PdfExtractionError(f"{display}: the PDF has no pages")
-    try:
-        plumber = pdfplumber.open(io.BytesIO(data))
-        _ = plumber.pages  # parses the page tree: fails here on broken structure
-    except Exception as exc:  # pdfminer raises many unrelated types on broken files
-        doc.close()
-        raise PdfExtractionError(f"{display}: damaged PDF, page tree unreadable ({type(exc).__name__}: {exc})") from exc
-    if len(plumber.pages) != len(doc):
-        n_plumber = len(plumber.pages)
-        plumber.close()
-        doc.close()
-        raise PdfExtractionError(f"{display}: damaged PDF (readers disagree on page count: {n_plumber} vs {len(doc)})")
-    return doc, plumber
+    return doc, PdfPages(doc)
