@@ -11,6 +11,7 @@ import io
 import json
 
 import pypdfium2 as pdfium
+import pytest
 from reportlab.lib import pdfencrypt
 from reportlab.pdfgen import canvas
 
@@ -104,3 +105,68 @@ def test_owner_password_only_pdf_is_read():
     result = extract_pdf(encrypted_pdf(user_password="", owner_password="owner"), name="restricted.pdf")
     assert result.n_pages == 1
     assert [c.name for c in result.regionless] == ["Figure 1"]
+
+
+# --- pages whose text runs sideways (landscape content on a page without /Rotate) -------------
+
+ROTATED_SOURCE = "pmc_hindawi_xml_pdf/PMC4735894/fulltext.pdf"  # page 1: Figures 1-3, text-layer extraction exact
+
+
+def sideways_page_pdf(pdf_path, index: int, counter_clockwise: bool) -> tuple[bytes, float, float]:
+    """Page ``index`` with its content turned a quarter (no /Rotate entry) onto a landscape page.
+    Returns (pdf bytes, original width, original height)."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    src = pdfium.PdfDocument(str(pdf_path))
+    out = pdfium.PdfDocument.new()
+    out.import_pages(src, [index])
+    page = out[0]
+    w, h = page.get_size()
+    # PDF space (y up): ccw (x, y) -> (h - y, x); cw (x, y) -> (y, w - x); the page becomes h x w
+    m = pdfium_c.FS_MATRIX(0, 1, -1, 0, h, 0) if counter_clockwise else pdfium_c.FS_MATRIX(0, -1, 1, 0, 0, w)
+    clip = pdfium_c.FS_RECTF(0, w, h, 0)
+    assert pdfium_c.FPDFPage_TransFormWithClip(page.raw, ctypes.byref(m), ctypes.byref(clip))
+    pdfium_c.FPDFPage_SetMediaBox(page.raw, 0, 0, h, w)
+    page.close()
+    buf = io.BytesIO()
+    out.save(buf)
+    out.close()
+    src.close()
+    return buf.getvalue(), w, h
+
+
+@pytest.mark.parametrize("counter_clockwise", [True, False])
+def test_sideways_page_is_read_in_reading_direction(data_dir, counter_clockwise):
+    from medfig.pdf.geometry import iou
+
+    pdf = data_dir / ROTATED_SOURCE
+    reference = [f for f in extract_pdf(pdf).figures if f.page == 1]
+    data, w, h = sideways_page_pdf(pdf, 1, counter_clockwise)
+    result = extract_pdf(data, name="sideways.pdf")
+    assert any("sideways.pdf: page 0 has sideways" in x for x in result.warnings)
+    assert sorted(f.name for f in result.figures) == sorted(f.name for f in reference) == ["Figure 1", "Figure 2", "Figure 3"]
+    for ref in reference:
+        got = next(f for f in result.figures if f.name == ref.name)
+        x0, y0, x1, y1 = ref.box_pt
+        # the same art on the turned page, in that page's stored coordinates (origin top-left)
+        expected = (y0, w - x1, y1, w - x0) if counter_clockwise else (h - y1, x0, h - y0, x1)
+        assert iou(got.box_pt, expected) >= 0.95, (ref.name, got.box_pt, expected)
+        assert got.caption == ref.caption  # read left to right, not character-reversed
+        assert got.page == 0
+
+
+def test_real_landscape_table_page(data_dir):
+    """Hindawi PMC4736012 page 4: Table 5 set sideways on a portrait page (rejected from the
+    gold set because its induced box was wrong); checked by eye with benchmarks/pdf_draw.py."""
+    result = extract_pdf(data_dir / "pmc_hindawi_xml_pdf/PMC4736012/fulltext.pdf")
+    table = next(f for f in result.figures if f.name == "Table 5")
+    assert table.page == 4 and table.fig_type == "Table"
+    assert table.caption.startswith("Table 5: Studies comparing SBVQ, DY, and CR between prokinetics")
+    x0, y0, x1, y1 = table.box_pt
+    assert y1 - y0 > 2 * (x1 - x0)  # a landscape table on a portrait page: tall and narrow
+    assert 600 < y1 - y0 < 700 and 190 < x0 < 200 and 400 < x1 < 410
+    cx0, _, cx1, _ = table.caption_box_pt
+    assert cx1 <= x0  # the caption runs up the page left of the table (above it when read)
+    assert [f.name for f in result.figures][:4] == ["Table 1", "Table 2", "Table 3", "Table 4"]

@@ -19,6 +19,7 @@ from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
 from medfig.pdf.page import PageData, read_page
 from medfig.pdf.pairing import absorb_fragments, pair
 from medfig.pdf.regions import Region, propose_regions
+from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
 from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, scanned_page
 from medfig.pdf.types import ExtractedFigure, PdfExtraction, PdfExtractionError
 
@@ -60,6 +61,7 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
         captions = []
         scanned_regions: dict[int, list[Region]] = {}  # image-only pages: regions from the OCR fallback
         n_image_only = 0
+        rotated: dict[int, int | None] = {}  # page -> clockwise turn that makes its text upright
         for i in range(n):
             if time_limit_s is not None and time.perf_counter() - t_start > time_limit_s:
                 result.warnings.append(f"{display}: time limit {time_limit_s:g} s reached; stopped after {i} of {n} pages")
@@ -75,6 +77,9 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
             stages["text"] += time.perf_counter() - t
             pages.append(page)
             result.page_sizes_pt.append((page.width, page.height))
+            rotated[i] = reading_rotation(page, doc)
+            if rotated[i]:  # sideways text: read after the main pass, on a turned copy of the page
+                continue
             if is_image_only(page):  # no text layer: captions come from OCR (or not at all in cheap mode)
                 n_image_only += 1
                 if use_layout:
@@ -135,12 +140,38 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
                     continue
                 result.uncaptioned_regions.append((page.index, r.box, r.source))
             stages["regions"] += time.perf_counter() - t
+        for i, angle in rotated.items():
+            if angle:
+                t = time.perf_counter()
+                _add_rotated_page(result, doc, i, angle, use_layout=use_layout, layout_pages=layout_pages)
+                stages["rotated"] += time.perf_counter() - t
     finally:
         plumber.close()
         doc.close()
     result.seconds = time.perf_counter() - t_start
     result.seconds_by_stage = dict(stages)
     return result
+
+
+def _add_rotated_page(result: PdfExtraction, doc, index: int, angle: int, **options) -> None:
+    """Extract a page whose text runs sideways from a copy turned upright (:mod:`medfig.pdf.rotation`);
+    boxes are mapped back to the page as stored. A caption name already found elsewhere wins."""
+    width, height = result.page_sizes_pt[index]
+    sub = extract_pdf(rotated_page_pdf(doc, index, angle), name=f"{result.pdf} page {index}", **options)
+    taken = {f.name for f in result.figures} | {f.name for f in result.regionless}
+    for item in (*sub.figures, *sub.regionless):
+        if item.name in taken:
+            continue
+        item.page = index
+        item.caption_box_pt = unrotate_box(item.caption_box_pt, angle, width, height)
+        if item.box_pt is not None:
+            item.box_pt = unrotate_box(item.box_pt, angle, width, height)
+        (result.figures if item.box_pt is not None else result.regionless).append(item)
+    for _, box, source in sub.uncaptioned_regions:
+        result.uncaptioned_regions.append((index, unrotate_box(box, angle, width, height), source))
+    result.warnings.extend(sub.warnings)
+    result.warnings.append(f"{result.pdf}: page {index} has sideways (landscape) text: read turned {angle}° "
+                           f"clockwise; its boxes are in the page's stored (unturned) coordinates")
 
 
 def extract_figures(pdf: bytes | str | Path, **kwargs) -> list[ExtractedFigure]:
