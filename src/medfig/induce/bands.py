@@ -44,7 +44,9 @@ def text_lines(words: list[dict]) -> list[dict]:
     (largest font), ``n`` (characters), ``words``."""
     rows: list[list[dict]] = []
     for w in sorted(words, key=lambda w: (round(w["bottom"]), w["x0"])):
-        if rows and abs(rows[-1][-1]["bottom"] - w["bottom"]) < 2 and w["x0"] - rows[-1][-1]["x1"] < 12:
+        # same baseline and a small gap to the right; a negative gap is a word of another
+        # column that sorted after this row (baselines differ by a fraction of a point)
+        if rows and abs(rows[-1][-1]["bottom"] - w["bottom"]) < 2 and -1 < w["x0"] - rows[-1][-1]["x1"] < 12:
             rows[-1].append(w)
         else:
             rows.append([w])

@@ -148,7 +148,7 @@ def induce_files(xml: bytes, pdf: bytes, *, key: str, pdf_name: str = "", xml_na
                 continue
             page, pt = pl.pages[it.page], pts[it.page]
             if it.box is None and it.fig_type == "Table":
-                tm = locate_table(page, pt, table_words.get(it.figure_id, []))
+                tm = locate_table(page, pt, table_words.get(it.figure_id, []), it.caption_box)
                 if tm is not None:
                     it.box, it.method, it.score = tm.box, "bow-interval", tm.score
             if it.box is None:

@@ -6,7 +6,7 @@ run whose words overlap the table's best wins. Overlap is a multiset intersectio
 scored as Dice = 2 |overlap| / (|run words| + |table words|), so the run neither stops
 short nor swallows body text. Lines are taken page-wide, in the left half or in the
 right half (two-column pages: a column table's rows share their height with body text of
-the other column). The box is the union of the run's lines, extended to the horizontal
+the other column), or within the caption's column (layouts whose columns are not page halves). The box is the union of the run's lines, extended to the horizontal
 rules that close it (within 8 pt above/below). Boxes: PDF points, origin top-left.
 """
 
@@ -80,15 +80,18 @@ def _best_run(lines: list[dict], table: Counter, n_table: int) -> tuple[float, i
     return best
 
 
-def locate_table(page, pt: PageText, table_words: list[str]) -> TableMatch | None:
+def locate_table(page, pt: PageText, table_words: list[str], caption_box=None) -> TableMatch | None:
     """The run of lines on ``page`` (pdfplumber) best matching ``table_words``; None when
-    the table has no words or no run reaches MIN_DICE."""
+    the table has no words or no run reaches MIN_DICE. ``caption_box`` (PDF points) adds
+    the caption's own column as a candidate span (layouts whose columns are not page halves)."""
     if not table_words:
         return None
     table = Counter(table_words)
     lines = text_lines(pt.words)
     mid = page.width / 2
     spans = {"page": lambda b: True, "left": lambda b: b[2] <= mid + 2, "right": lambda b: b[0] >= mid - 2}
+    if caption_box is not None and caption_box[2] - caption_box[0] > 0.25 * page.width:
+        spans["caption"] = lambda b: b[0] >= caption_box[0] - 12 and b[2] <= caption_box[2] + 12
     best: tuple[float, list[dict]] = (0.0, [])
     for keep in spans.values():
         ls = sorted((line for line in lines if keep(line["box"])), key=lambda line: (line["box"][1], line["box"][0]))
