@@ -137,3 +137,15 @@ def test_cli_writes_gold_readable_json_and_names_bad_packages(tmp_path):
                         "--json"], capture_output=True, text=True, check=True)
     scores = json.loads(r.stdout)["overall"]["deepfigures"]
     assert scores["figures"]["f1"] == 1.0 and scores["tables"]["f1"] == 1.0 and scores["captions"]["f1"] == 1.0
+
+
+def test_two_column_tables_do_not_take_the_other_columns_text():
+    """PMC4745306: tables in the left column whose rows share baselines with body text of
+    the right column; all three found by the bag-of-words search, as in the checked gold."""
+    ((key, paper, _),) = list(induce_path(DATA / "pmc_hindawi_xml_pdf" / "PMC4745306"))
+    gold = next(p for p in json.loads(GOLD.read_text())["papers"] if p["key"] == key)
+    tables = [g for g in gold["figures"] if g["fig_type"] == "Table"]
+    assert len(tables) == 3
+    for g in tables:
+        (f,) = [f for f in paper.figures if f.name == g["name"]]
+        assert f.method == "bow-interval" and f.page == g["page"] and iou(f.box, g["box"]) >= 0.9, (g["name"], f.box, g["box"])
