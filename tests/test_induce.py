@@ -82,6 +82,9 @@ def test_template_matching_finds_the_elife_figure_files():
         with pdfplumber.open(PACKAGES / folder / pdf_name) as pl:
             (im,) = pl.pages[page].images
         assert iou(fig.box, [im["x0"], im["top"], im["x1"], im["bottom"]]) >= 0.95
+    # the same package as eLife's zip, read through medfig.sources
+    ((_, zipped, err),) = list(induce_path(PACKAGES / "elife-19405_pmc_deposit" / "elife-05-19405.zip"))
+    assert err is None and zipped.figures[0].method == "template" and zipped.figures[0].page == 1
     # 19405's caption is located too, below the figure
     ((_, paper, _),) = list(induce_path(PACKAGES / "elife-19405_pmc_deposit"))
     assert paper.figures[0].caption_score >= 95 and paper.figures[0].caption_box[1] > paper.figures[0].box[3]

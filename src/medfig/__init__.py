@@ -32,6 +32,8 @@ _EXPORTS = {
     "evaluate_subfigures": "medfig.evaluate.subfigures",
     "extract_figures": "medfig.pdf.extract",
     "extract_pdf": "medfig.pdf.extract",
+    "induce_path": "medfig.induce",
+    "evaluate_figures": "medfig.evaluate.figures",
 }
 
 __all__ = ["__version__", *_EXPORTS]
