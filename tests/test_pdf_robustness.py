@@ -170,3 +170,83 @@ def test_real_landscape_table_page(data_dir):
     cx0, _, cx1, _ = table.caption_box_pt
     assert cx1 <= x0  # the caption runs up the page left of the table (above it when read)
     assert [f.name for f in result.figures][:4] == ["Table 1", "Table 2", "Table 3", "Table 4"]
+
+
+# --- captions on another page than their art ---------------------------------------------------
+
+SPLIT_SOURCE = "pmc_hindawi_xml_pdf/PMC4706941/fulltext.pdf"  # page 1: Figure 1 alone with its caption
+
+
+def _keep_only(page, height: float, box_td, dy: float = 0.0) -> None:
+    """Delete every top-level page object whose centre lies outside ``box_td`` (points, origin
+    top-left) and move what is left up by ``dy`` points."""
+    x0, y0, x1, y1 = box_td
+    for obj in list(page.get_objects(max_depth=1)):
+        left, bottom, right, top = obj.get_bounds()
+        cx, cy = (left + right) / 2, height - (bottom + top) / 2
+        if not (x0 - 2 <= cx <= x1 + 2 and y0 - 2 <= cy <= y1 + 2):
+            page.remove_obj(obj)
+            obj.close()
+        elif dy:
+            obj.transform(pdfium.PdfMatrix().translate(0, dy))
+    page.gen_content()
+
+
+def split_figure_pdf(pdf_path, index: int, art_box, caption_box, caption_first: bool, caption_top: float) -> bytes:
+    """Page ``index`` twice: one copy keeps only the art, the other only the caption, moved so
+    its top is at ``caption_top``; the caption page comes first when ``caption_first``."""
+    src = pdfium.PdfDocument(str(pdf_path))
+    out = pdfium.PdfDocument.new()
+    out.import_pages(src, [index, index])
+    height = out[0].get_size()[1]
+    art_page, cap_page = (out[1], out[0]) if caption_first else (out[0], out[1])
+    _keep_only(art_page, height, art_box)
+    _keep_only(cap_page, height, caption_box, dy=caption_box[1] - caption_top)
+    art_page.close()
+    cap_page.close()
+    buf = io.BytesIO()
+    out.save(buf)
+    out.close()
+    src.close()
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("caption_first,caption_top", [(False, 60.0), (True, 300.0)])
+def test_caption_on_the_next_or_previous_page(data_dir, caption_first, caption_top):
+    """A figure filling a page with its caption at the top of the next page; a caption page
+    (caption mid-page) before the figure page."""
+    from medfig.pdf.geometry import iou
+
+    pdf = data_dir / SPLIT_SOURCE
+    ref = next(f for f in extract_pdf(pdf).figures if f.page == 1)
+    data = split_figure_pdf(pdf, 1, ref.box_pt, ref.caption_box_pt, caption_first, caption_top)
+    art_page, cap_page = (1, 0) if caption_first else (0, 1)
+    plain = extract_pdf(data, name="split.pdf")  # off by default: the caption stays regionless
+    assert plain.figures == [] and [(f.name, f.page) for f in plain.regionless] == [(ref.name, cap_page)]
+    result = extract_pdf(data, name="split.pdf", cross_page=True)
+    assert result.regionless == [] and len(result.figures) == 1
+    got = result.figures[0]
+    assert got.name == ref.name and got.page == art_page and got.caption == ref.caption
+    assert iou(got.box_pt, ref.box_pt) >= 0.95
+    assert got.caption_box_pt[1] == pytest.approx(caption_top, abs=2)  # the box on the caption's own page
+    assert got.source.endswith(f"+caption-on-page-{cap_page}")
+    assert f"split.pdf: {ref.name}: art on page {art_page}, caption on page {cap_page}" in result.warnings[0]
+
+
+def test_caption_is_not_paired_with_a_page_that_has_its_own_caption(data_dir):
+    """Hindawi PMC4706941: every page holds its own captioned figure; the switch changes nothing."""
+    pdf = data_dir / SPLIT_SOURCE
+    a, b = extract_pdf(pdf), extract_pdf(pdf, cross_page=True)
+    assert [(f.name, f.page, f.box_pt) for f in a.figures] == [(f.name, f.page, f.box_pt) for f in b.figures]
+
+
+def test_legend_page_before_the_figure_page(data_dir):
+    """medRxiv preprint: 'Figure Legends' on page 33, the uncaptioned figure alone on page 34."""
+    pdf = data_dir / "jats_pdf_figure_packages/medrxiv-24301711_meca/content/24301711.pdf"
+    result = extract_pdf(pdf, cross_page=True)
+    fig = next(f for f in result.figures if f.name == "Figure 1")
+    assert fig.page == 34 and fig.source.endswith("+caption-on-page-33")
+    w, h = result.page_sizes_pt[34]
+    x0, y0, x1, y1 = fig.box_pt
+    assert (x1 - x0) * (y1 - y0) > 0.3 * w * h  # the flow chart fills most of the page
+    assert not any(f.name == "Figure 1" for f in result.regionless)

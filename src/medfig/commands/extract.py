@@ -40,6 +40,7 @@ class _Job:
     use_layout: bool
     layout_pages: str
     time_limit_s: float | None  # the extractor's cooperative budget
+    cross_page: bool
     dpi: float
     native: bool
     fmt: str
@@ -70,7 +71,7 @@ def _extract_one(job: _Job):
     try:
         data, display = read_pdf_bytes(job.pdf)
         result = extract_pdf(data, name=display, use_layout=job.use_layout, layout_pages=job.layout_pages,
-                             time_limit_s=job.time_limit_s)
+                             time_limit_s=job.time_limit_s, cross_page=job.cross_page)
         write_extraction(data, result, Path(job.out), job.stem, dpi=job.dpi, native=job.native, fmt=job.fmt,
                          crops=job.crops)
         return result
@@ -173,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
         for pdf in tqdm(pdfs, desc="extract", unit="pdf", disable=args.quiet or len(pdfs) == 1):
             job = _Job(pdf=str(pdf), out=str(out), stem=_stem(pdf, root), use_layout=not args.cheap,
                        layout_pages=args.layout_pages, time_limit_s=_cooperative(limit, worker is not None),
+                       cross_page=args.cross_page_captions,
                        dpi=args.dpi, native=args.native, fmt=args.format, crops=not args.no_crops)
             result = _extract_one(job) if worker is None else worker.run(job, limit)
             if isinstance(result, str):
@@ -212,6 +214,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="no layout detector: embedded images + vector clusters only (fast; tables need the detector)")
     p.add_argument("--layout-pages", choices=["captions", "all"], default="captions",
                    help="run the layout detector on pages with a caption (default) or on every page")
+    p.add_argument("--cross-page-captions", action="store_true",
+                   help="pair a caption left without a region with the art of the page before/after it "
+                        "when that page has no caption (legend pages, figure filling a page)")
     p.add_argument("--no-crops", action="store_true", help="write the JSON only")
     p.add_argument("--time-limit", type=float, default=120.0,
                    help="hard seconds per PDF (default 120): each PDF runs in a worker process that is killed "

@@ -17,12 +17,14 @@ from medfig.pdf.captions import dedupe_captions, find_captions
 from medfig.pdf.document import open_pdf, read_pdf_bytes
 from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
 from medfig.pdf.page import PageData, read_page
-from medfig.pdf.pairing import absorb_fragments, pair
+from medfig.pdf.pairing import absorb_fragments, cross_page_targets, pair, pair_across_pages
 from medfig.pdf.regions import Region, propose_regions
 from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
 from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, scanned_page
-from medfig.pdf.types import ExtractedFigure, PdfExtraction, PdfExtractionError
+from medfig.pdf.geometry import iou as _iou
+from medfig.pdf.types import ExtractedFigure, PdfCaption, PdfExtraction, PdfExtractionError
 
+_NO_REGION_REASONS = ("no figure/table region on the page", "no free region close to the caption")
 DEFAULT_MAX_PAGES = 300  # very long PDFs: the first pages are read and a warning says so
 
 
@@ -36,7 +38,7 @@ def _render_rgb(doc, index: int, dpi: float):
 
 def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_pages: str = "captions",
                 max_pages: int = DEFAULT_MAX_PAGES, name: str | None = None,
-                time_limit_s: float | None = None) -> PdfExtraction:
+                time_limit_s: float | None = None, cross_page: bool = False) -> PdfExtraction:
     """Extract figures and tables (with captions) from a PDF.
 
     ``use_layout=False`` is the cheap mode: no page rendering, no detector; regions come
@@ -46,6 +48,9 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
     ``time_limit_s``: a per-paper budget checked between pages; when it runs out the pages
     read so far are used and a warning says where reading stopped (cooperative: a single
     pathological page can still overrun it; the build pipeline's executor kills hung workers).
+    ``cross_page``: a caption left without a region on its page is paired with the art of
+    the page before or after when that page holds no caption (:func:`_pair_across_pages`;
+    off by default for now, CLI ``--cross-page-captions``).
     Raises :class:`PdfExtractionError` naming the file when the PDF cannot be read.
     """
     t_start = time.perf_counter()
@@ -140,6 +145,11 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
                     continue
                 result.uncaptioned_regions.append((page.index, r.box, r.source))
             stages["regions"] += time.perf_counter() - t
+        if cross_page:
+            t = time.perf_counter()
+            _pair_across_pages(result, pages, by_page, doc, use_layout=use_layout,
+                               special=set(scanned_regions) | {i for i, a in rotated.items() if a})
+            stages["cross_page"] += time.perf_counter() - t
         for i, angle in rotated.items():
             if angle:
                 t = time.perf_counter()
@@ -151,6 +161,43 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
     result.seconds = time.perf_counter() - t_start
     result.seconds_by_stage = dict(stages)
     return result
+
+
+def _pair_across_pages(result: PdfExtraction, pages: list[PageData], by_page: dict, doc, *, use_layout: bool,
+                       special: set[int]) -> None:
+    """Captions whose art is on another page: a caption left without a region is paired with
+    the uncaptioned art of the page before or after it when that page holds no caption at
+    all (a figure filling a page with its caption at the top of the next, a legend page
+    before a figure page). The figure keeps the art's ``page``; its ``caption_box_pt`` is on
+    the caption's page, its ``source`` ends in ``+caption-on-page-N`` and a warning names
+    both pages. The detector runs on such a page only here, only when a caption needs it."""
+    lonely = [f for f in result.regionless if f.regionless_reason in _NO_REGION_REASONS]
+    if not lonely:
+        return
+    n = len(pages)
+    wanted: dict[int, list[ExtractedFigure]] = defaultdict(list)
+    for f in lonely:
+        height = pages[f.page].height
+        for q in cross_page_targets(f.page, f.caption_box_pt[1], height, n):
+            if q in by_page or q in special or pages[q].width <= 0:
+                continue
+            wanted[q].append(f)
+            break
+    for q, items in wanted.items():
+        page = pages[q]
+        layout = detect(_render_rgb(doc, q, DETECT_DPI), DETECT_DPI) if use_layout else None
+        regions = propose_regions(page, layout, [])
+        caps = [PdfCaption(name=f.name, fig_type=f.fig_type, kind="", number=f.number, label=f.label, page=f.page,
+                           box_pt=f.caption_box_pt, text=f.caption) for f in items]
+        for ci, region in pair_across_pages(caps, regions, page.width * page.height):
+            f = items[ci]
+            result.regionless.remove(f)
+            result.figures.append(ExtractedFigure(
+                name=f.name, fig_type=f.fig_type, page=q, box_pt=region.box, caption_box_pt=f.caption_box_pt,
+                caption=f.caption, label=f.label, number=f.number, source=f"{region.source}+caption-on-page-{f.page}"))
+            result.uncaptioned_regions = [u for u in result.uncaptioned_regions
+                                          if not (u[0] == q and _iou(u[1], region.box) > 0.5)]
+            result.warnings.append(f"{result.pdf}: {f.name}: art on page {q}, caption on page {f.page} (paired across pages)")
 
 
 def _add_rotated_page(result: PdfExtraction, doc, index: int, angle: int, **options) -> None:

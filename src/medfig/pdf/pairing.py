@@ -79,3 +79,47 @@ def absorb_fragments(paired: list[Region], lonely: list[Region], captions: list[
             r = paired[host]
             paired[host] = Region(union([r.box, frag.box]), r.kind, r.source, r.score)
     return paired, still
+
+
+CROSS_PAGE_MIN_AREA_SHARE = 0.03  # of the art page: page furniture (logos, rules) is smaller
+
+
+def cross_page_targets(caption_page: int, caption_top: float, page_height: float, n_pages: int) -> list[int]:
+    """Pages where a caption left without a region may have its art, nearest guess first.
+
+    A caption at the top of its page continues a figure from the page before (the art
+    filled that page); otherwise the art follows on the next page (a legend page, or the
+    caption on the page facing the figure)."""
+    before, after = caption_page - 1, caption_page + 1
+    order = [before, after] if caption_top < page_height / 3 else [after, before]
+    return [q for q in order if 0 <= q < n_pages]
+
+
+def pair_across_pages(captions: list[PdfCaption], regions: list[Region], page_area: float) -> list[tuple[int, Region]]:
+    """Captions (from pages next to the art page) with that page's uncaptioned regions.
+
+    Only regions of the caption's kind covering at least ``CROSS_PAGE_MIN_AREA_SHARE`` of
+    the page count. One caption takes the largest region and any fragment next to it; with
+    several captions, captions in reading order (page, then top) take the regions in reading
+    order, and only when the counts agree — otherwise nothing is paired (no guessing).
+    Returns (caption index, region)."""
+    pairs: list[tuple[int, Region]] = []
+    kinds = {"Table": "table", "Figure": "figure"}
+    for fig_type, kind in kinds.items():
+        caps = [i for i, c in enumerate(captions) if c.fig_type == fig_type]
+        cands = [r for r in regions if r.kind == kind and _area(r.box) >= CROSS_PAGE_MIN_AREA_SHARE * page_area]
+        if not caps or not cands:
+            continue
+        if len(caps) == 1:
+            main = max(cands, key=lambda r: _area(r.box))
+            merged, _ = absorb_fragments([main], [r for r in cands if r is not main], [])
+            pairs.append((caps[0], merged[0]))
+        elif len(caps) == len(cands):
+            caps.sort(key=lambda i: (captions[i].page, captions[i].box_pt[1]))
+            cands.sort(key=lambda r: (round(r.box[1] / 20), r.box[0]))
+            pairs.extend(zip(caps, cands))
+    return pairs
+
+
+def _area(b) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
