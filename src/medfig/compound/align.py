@@ -421,11 +421,259 @@ def anchor_panels_on_letters(
             continue  # the letter itself
         items.append((tuple(b), None))  # type: ignore[arg-type]
     big = {tuple(p) for p in panels}
+    out = partition_on_anchors([b for b, l in items if l is None], big, letter_boxes + _next_letters(ocr_labels, parsed, by_letter))
+    if out is not None:
+        return out
+    out = partition_on_foot_letters([b for b, l in items if l is None], big, letter_boxes)
+    if out is not None:
+        return out
     for foot in (False, True):
         out = _letter_groups(items, letter_boxes, big, foot)
         if out is not None:
             return out
     return None
+
+
+def partition_on_foot_letters(pieces: list[Box], big: set, letter_boxes: list[Box]) -> list[Box] | None:
+    """Label-anchored partition for figures whose letters sit under their panels (Hindawi,
+    Elsevier: "(a)" centred below a row of pictures). Each picture goes to the letter below
+    it that is nearest (horizontal offset of the centres + the gap down to the letter), so
+    "(a)" under a 2 x 2 block of blots takes all four. Returns one box per letter (its
+    pictures only), or None when a letter has no picture, a picture has no letter below it,
+    or a letter does not sit under the middle part of its pictures."""
+    pics = [b for b in pieces if b in big]
+    if len(letter_boxes) < 2 or not pics:
+        return None
+    groups: list[list[Box]] = [[] for _ in letter_boxes]
+    for b in pics:
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        best = None
+        for k, lb in enumerate(letter_boxes):
+            if lb[1] < cy:
+                continue
+            d = abs(cx - (lb[0] + lb[2]) / 2) + max(0, lb[1] - b[3])
+            if best is None or d < best[0]:
+                best = (d, k)
+        if best is None:
+            return None
+        groups[best[1]].append(b)
+    boxes = []
+    for lb, g in zip(letter_boxes, groups):
+        if not g:
+            return None
+        box = (min(b[0] for b in g), min(b[1] for b in g), max(b[2] for b in g), max(b[3] for b in g))
+        w = box[2] - box[0]
+        lcx = (lb[0] + lb[2]) / 2
+        if not (box[0] + 0.2 * w <= lcx <= box[2] - 0.2 * w) or lb[1] < box[3] - TOP_LEFT_SLACK * (box[3] - box[1]):
+            return None
+        boxes.append(box)
+    # a chart's axis and tick labels (text pieces next to its plot, above its letter) join it
+    everything = pics + list(letter_boxes)
+    side = max(max(b[2] for b in everything) - min(b[0] for b in everything), max(b[3] for b in everything) - min(b[1] for b in everything))
+    reach = max(4.0, TEXT_REACH * side)
+    rest = [b for b in pieces if b not in big]
+    grown = [list(b) for b in boxes]
+    changed = True
+    while changed:
+        changed = False
+        for t in list(rest):
+            for k, lb in enumerate(letter_boxes):
+                box = grown[k]
+                if t[3] > lb[1] + 2 or _gap(tuple(box), t) > reach:  # type: ignore[arg-type]
+                    continue
+                union = [min(box[0], t[0]), min(box[1], t[1]), max(box[2], t[2]), max(box[3], t[3])]
+                if any(j != k and _overlap_area(union, o) for j, o in enumerate(grown)):
+                    continue
+                grown[k] = union
+                rest.remove(t)
+                changed = True
+                break
+    boxes = [tuple(b) for b in grown]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            if _overlap_area(boxes[i], boxes[j]):
+                return None
+    return boxes  # type: ignore[return-value]
+
+
+def _next_letters(ocr_labels: list[PanelLabel], parsed: ParsedCaption, by_letter: dict[str, PanelLabel]) -> list[Box]:
+    """Boxes of letters printed after the caption's last one, in sequence and at the same
+    size ("G" in a figure whose caption names its seventh panel "(C)" a second time): they
+    still head a panel of their own."""
+    heights = [l.box[3] - l.box[1] for l in by_letter.values()]
+    lo, hi = 0.75 * min(heights), 1.3 * max(heights)
+    read = {l.text.lower(): l for l in case_consistent(ocr_labels, parsed) if l.text.isalpha() and lo <= l.box[3] - l.box[1] <= hi}
+    out: list[Box] = []
+    nxt = chr(ord(max(by_letter)) + 1)
+    while nxt in read and nxt not in by_letter:
+        out.append(tuple(read[nxt].box))  # type: ignore[arg-type]
+        nxt = chr(ord(nxt) + 1)
+    return out
+
+
+ANCHOR_SLACK = 0.02  # share of the figure side a piece's centre may sit left of / above its letter
+ANCHOR_MAX_OVERLAP = 0.15  # two panel boxes may overlap by at most this share of the smaller
+
+
+def partition_on_anchors(pieces: list[Box], big: set, letter_boxes: list[Box]) -> list[Box] | None:
+    """Label-anchored partition for figures whose letters head their panels (eLife, Nature,
+    Cell: a bold "A" at the top-left). Each piece the XY-cut left (plot area, legend, tick-label
+    strip, colour bar, title) goes to the letter above-left of its centre that is nearest in
+    reading distance (dx + dy), so a panel reaches right and down to the next letter's column
+    or row, whatever the white gaps inside it. Pieces above or left of every letter (a page
+    header) are dropped. Returns one box per letter (letter + its pieces), or None when the
+    figure does not fit the convention: a letter without a picture, a letter not at the
+    top-left of its box, or boxes that overlap (then whitespace pieces are kept)."""
+    if len(letter_boxes) < 2 or not pieces:
+        return None
+    everything = list(pieces) + list(letter_boxes)
+    side = max(max(b[2] for b in everything) - min(b[0] for b in everything), max(b[3] for b in everything) - min(b[1] for b in everything))
+    slack = ANCHOR_SLACK * side
+    groups: list[list[Box]] = [[tuple(lb)] for lb in letter_boxes]  # type: ignore[misc]
+    pictures = [0] * len(letter_boxes)
+    pieces, big = _split_at_letters(pieces, big, letter_boxes)
+    gaps = _row_gaps(list(pieces) + list(letter_boxes))
+    for b in pieces:
+        # a piece's left edge and its vertical centre: a chart piece from the XY-cut often
+        # carries the tick labels of the panel above it, never the axis of the panel left of it
+        px, cy = b[0], (b[1] + b[3]) / 2
+        # a rotated y-axis title may stand left of its panel's letter
+        eligible = [
+            k for k, lb in enumerate(letter_boxes) if lb[0] <= px + slack + 1.5 * (lb[3] - lb[1]) and lb[1] <= cy + slack
+        ]
+        # a letter above a blank band that runs across the whole figure does not reach a piece
+        # below the band when a letter starts a new row after it (a wide panel under two
+        # narrow ones: its right part belongs to its own letter, not to the one above it)
+        open_ = [
+            k for k in eligible
+            if not any(
+                letter_boxes[k][3] <= g0 and g1 <= b[1] and any(letter_boxes[j][1] >= g1 - 2 for j in eligible)
+                for g0, g1 in gaps
+            )
+        ] or eligible
+        best = None
+        for k in open_:
+            lb = letter_boxes[k]
+            d = (px - lb[0]) + (cy - lb[1])
+            if best is None or d < best[0]:
+                best = (d, k)
+        if best is None:
+            if b in big:
+                return None  # a picture above or left of every letter: letters do not head panels
+            continue  # a page header or a title above the first letter
+        groups[best[1]].append(b)
+        pictures[best[1]] += b in big
+    boxes = [[min(b[0] for b in g), min(b[1] for b in g), max(b[2] for b in g), max(b[3] for b in g)] for g in groups]
+    # A piece the XY-cut could not separate (a plot touching the next panel's axis title)
+    # pushes its box over the next letter: a panel ends at the next letter's column (to the
+    # right) or row (below).
+    for k, box in enumerate(boxes):
+        for j, lb in enumerate(letter_boxes):
+            if j == k or not _overlap_area(box, boxes[j]):
+                continue
+            dx, dy = lb[0] - letter_boxes[k][0], lb[1] - letter_boxes[k][1]
+            if dx > 0 and dx >= abs(dy):  # the other letter is to the right
+                if box[2] > lb[0] > box[0]:
+                    box[2] = lb[0]
+            elif dy > 0 and dy >= abs(dx) and box[3] > lb[1] > box[1]:  # below
+                box[3] = lb[1]
+    # ... and a later panel whose piece reaches back over an earlier one (tick labels of the
+    # panel above it) starts where the earlier one ends, if its letter stays inside
+    for k, box in enumerate(boxes):
+        for j, other in enumerate(boxes):
+            if j == k or not _overlap_area(box, other):
+                continue
+            dx, dy = letter_boxes[k][0] - letter_boxes[j][0], letter_boxes[k][1] - letter_boxes[j][1]
+            if dy > 0 and dy >= abs(dx):  # the other panel is above
+                if box[1] < other[3] <= letter_boxes[k][1]:
+                    box[1] = other[3]
+            elif dx > 0 and dx >= abs(dy) and box[0] < other[2] <= letter_boxes[k][0]:
+                box[0] = other[2]
+    # every letter needs a picture: a panel-sized piece, or (blot strips, a table: pieces
+    # each too thin to be a panel) a group of pieces that is panel-sized as a whole
+    min_side = 0.07 * side
+    for k, box in enumerate(boxes):
+        if not pictures[k] and (len(groups[k]) < 3 or min(box[2] - box[0], box[3] - box[1]) < min_side):
+            return None
+    for lb, box in zip(letter_boxes, boxes):
+        if lb[0] - box[0] > TOP_LEFT_SLACK * (box[2] - box[0]) or lb[1] - box[1] > TOP_LEFT_SLACK * (box[3] - box[1]):
+            return None
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            a, b = boxes[i], boxes[j]
+            inter = _overlap_area(a, b)
+            smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+            if inter > ANCHOR_MAX_OVERLAP * smaller:
+                return None
+    return [tuple(b) for b in boxes]  # type: ignore[misc]
+
+
+def _split_at_letters(pieces: list[Box], big: set, letter_boxes: list[Box]) -> tuple[list[Box], set]:
+    """A piece that holds two or more letters (panels the XY-cut could not separate: a chart
+    touching the photos beside it) is cut at the letters, recursively: at a letter's left
+    edge (letters side by side) or top edge (stacked), whichever separates the letters by
+    the wider margin."""
+    out: list[Box] = []
+    new_big = set(big)
+    for b in pieces:
+        parts = _cut_at_letters(b, [lb for lb in letter_boxes if _heads_inside(lb, b)])
+        out.extend(parts)
+        if b in big and len(parts) > 1:
+            new_big.discard(b)
+            new_big.update(parts)
+    return out, new_big
+
+
+def _row_gaps(boxes: list[Box]) -> list[tuple[int, int]]:
+    """Blank horizontal bands [y0, y1) across the whole figure: rows no box covers."""
+    spans = sorted((b[1], b[3]) for b in boxes)
+    gaps: list[tuple[int, int]] = []
+    end = spans[0][1]
+    for y0, y1 in spans[1:]:
+        if y0 > end:
+            gaps.append((end, y0))
+        end = max(end, y1)
+    return gaps
+
+
+def _heads_inside(lb: Box, b: Box) -> bool:
+    """Does a letter head a part of piece ``b``: inside it, or just above its top edge
+    (within the letter's height) over its width?"""
+    h = lb[3] - lb[1]
+    return b[0] <= lb[0] < b[2] and b[1] - h <= lb[1] < b[3] and lb[2] <= b[2] + 2
+
+
+def _cut_at_letters(b: Box, inside: list[Box]) -> list[Box]:
+    if not inside:
+        return [b]
+    # the piece's own top-left corner stands for the letter left of / above it (a chart
+    # piece that starts right of its letter and runs on into the next panel)
+    inside = inside + [(b[0], b[1], b[0], b[1])]
+    best = None
+    for axis in (1, 0):  # rows first on a tie: rows are usually the outer layout structure
+        order = sorted(inside, key=lambda lb: lb[axis])
+        extent = b[axis + 2] - b[axis]
+        for i in range(1, len(order)):
+            at = order[i][axis]
+            margin = at - max(lb[axis + 2] for lb in order[:i])
+            # no sliver cuts: a letter a few pixels in from the piece's edge heads all of it
+            if margin >= 0.1 * extent and b[axis] < at < b[axis + 2] and (best is None or margin > best[0]):
+                best = (margin, axis, at)
+    if best is None:
+        return [b]
+    _, axis, at = best
+    if axis == 0:
+        first, second = (b[0], b[1], at, b[3]), (at, b[1], b[2], b[3])
+    else:
+        first, second = (b[0], b[1], b[2], at), (b[0], at, b[2], b[3])
+    real = inside[:-1]
+    return _cut_at_letters(first, [lb for lb in real if _heads_inside(lb, first)]) + _cut_at_letters(
+        second, [lb for lb in real if _heads_inside(lb, second)]
+    )
+
+
+def _overlap_area(a, b) -> int:
+    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def _letter_groups(items: list[tuple[Box, int | None]], letter_boxes: list[Box], big: set, foot: bool) -> list[Box] | None:

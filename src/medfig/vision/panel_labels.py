@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from medfig.vision.subfigures import Box, PanelLayout
+from medfig.vision.subfigures import Box, PanelLayout, _is_rule
 
 MIN_SCORE = 0.6
 MAX_RECOGNITIONS = 20  # per figure: bounds the time spent on figures with many glyph-like blobs
@@ -129,6 +129,19 @@ def _letter_shaped(box: Box) -> bool:
     return 0.45 <= ratio <= 1.3 or 1.8 <= ratio <= 3.0
 
 
+def _has_close_neighbour(box: Box, blocks: list[Box]) -> bool:
+    """Another text block within 0.4 of this one's height, beside or above/below it."""
+    reach = 0.4 * (box[3] - box[1])
+    for o in blocks:
+        if o == box:
+            continue
+        dx = max(0, max(o[0], box[0]) - min(o[2], box[2]))
+        dy = max(0, max(o[1], box[1]) - min(o[3], box[3]))
+        if max(dx, dy) <= reach:
+            return True
+    return False
+
+
 def _overlaps(a: Box, b: Box) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
@@ -143,11 +156,17 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     candidates: list[Box] = []
     for b in layout.text_blocks:
         w, h = b[2] - b[0], b[3] - b[1]
-        if 5 <= h <= 0.15 * side + 10 and w <= 3.2 * h + 6:
+        if 5 <= h <= 0.15 * side + 10 and w <= 3.2 * h + 6 and not _is_rule(b):
             candidates.append(b)
     # letter-shaped blocks first ("(b)", "C"): rotated axis titles, tick-label columns and
     # wide numbers must not use up the recognition budget before the last panel's letter
-    candidates.sort(key=lambda b: not _letter_shaped(b))  # stable: reading order within each tier
+    # Within a tier, taller first: panel letters are set larger (and bolder) than tick labels,
+    # legend entries and axis numbers, which otherwise exhaust the budget on a chart grid
+    # (heights in 3 px steps, so reading order still decides between letters of one size).
+    # Glyphs with a close neighbour (the letters of a rotated axis title, a word split at
+    # its letter gaps) come after free-standing ones: a panel letter stands alone.
+    crowded = {b for b in candidates if _has_close_neighbour(b, layout.text_blocks)}
+    candidates.sort(key=lambda b: (not _letter_shaped(b), -((b[3] - b[1]) // 3), b in crowded))  # stable sort
     # corner glyphs round-robin over panels (every panel's best guess first), so the
     # recognition budget is spread over the panels; a panel whose letter is found is done
     per_panel = [_corner_candidates(gray, panel, side) for panel in layout.panels]
@@ -158,15 +177,94 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     done: set[int] = set()
     for box, panel_index in queue[:MAX_RECOGNITIONS]:
         found = {l.text.lower() for l in labels}
-        if len(found & wanted if wanted else found) >= len(layout.panels):
-            break  # one distinct letter per panel found: the rest can only add noise
+        if wanted and wanted <= found:
+            break  # every letter the caption names is found: the rest can only add noise
+        if not wanted and len(found) >= len(layout.panels):
+            break  # one distinct letter per panel found
         if panel_index in done or any(_overlaps(box, l.box) for l in labels):
             continue
         text, score = recognise(_pad_crop(rgb, box))
         letter = normalise_label(text)
+        if letter is None and panel_index is None:
+            # a letter set on one line with a tick label or legend ("D 1000", "B  KO mice"):
+            # the block was merged; its first word is the letter, at the block's left end
+            head, _, rest = text.partition(" ")
+            lead = normalise_label(head) if rest.strip() else None
+            if lead is not None and lead.isalpha():
+                letter = lead
+                h = box[3] - box[1]
+                box = (box[0], box[1], min(box[2], box[0] + h), box[3])
         if letter is None or score < MIN_SCORE:
             continue
         labels.append(PanelLabel(text=letter, box=box, score=score))
         if panel_index is not None:
             done.add(panel_index)
+    if wanted:
+        labels += _search_missing(rgb, gray, labels, wanted)
     return labels
+
+
+MISSING_TRIES = 3  # recognitions per missing letter in the targeted search
+
+
+def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel], wanted: set[str]) -> list[PanelLabel]:
+    """Letters the caption names but the first pass did not read, looked for where the
+    letters that were read say they must be: a letter between two read letters that share
+    a column (or a row) sits in that column (row) between them, at their size. Such a
+    letter is often printed inside a chart piece (no text block of its own) or beyond the
+    corner windows, so the first pass never offered it to the recogniser."""
+    import cv2
+
+    read = {}
+    for l in labels:
+        k = l.text.lower()
+        if l.text.isalpha() and k in wanted and (k not in read or l.score > read[k].score):
+            read[k] = l
+    missing = sorted(wanted - set(read))
+    if len(read) < 2 or not missing or len(missing) > 4:
+        return []
+    heights = sorted(l.box[3] - l.box[1] for l in read.values())
+    h = heights[len(heights) // 2]
+    if max(heights) > 1.4 * min(heights):
+        return []  # the letters read are not one family of labels
+    H, W = gray.shape
+    found: list[PanelLabel] = []
+    for m in missing:
+        before = [k for k in read if k < m]
+        after = [k for k in read if k > m]
+        strips = []
+        if before:
+            p = read[max(before)].box
+            # same column, below the previous letter (down to the next letter, if any)
+            y_end = read[min(after)].box[1] if after and abs(read[min(after)].box[0] - p[0]) <= h else H
+            strips.append((max(0, p[0] - h), p[3], min(W, p[0] + 2 * h), y_end))
+            # same row, right of the previous letter
+            x_end = read[min(after)].box[0] if after and abs(read[min(after)].box[1] - p[1]) <= h else W
+            strips.append((p[2], max(0, p[1] - h // 2), x_end, min(H, p[3] + h // 2)))
+        if after:
+            q = read[min(after)].box
+            strips.append((0, max(0, q[1] - h // 2), q[0], min(H, q[3] + h // 2)))  # row of the next letter
+        cands: list[tuple[float, Box]] = []
+        for x0, y0, x1, y1 in strips:
+            if x1 - x0 < h // 2 or y1 - y0 < h // 2:
+                continue
+            mask = (gray[y0:y1, x0:x1] < 128).astype(np.uint8)
+            n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            for i in range(1, n):
+                bx, by, bw, bh, _ = (int(v) for v in stats[i])
+                if 0.75 * h <= bh <= 1.3 * h and 0.3 * h <= bw <= 1.3 * h:
+                    cands.append((abs(bx) + abs(by), (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh)))
+        cands.sort(key=lambda t: t[0])
+        tried = 0
+        for _, box in cands:
+            if tried >= MISSING_TRIES:
+                break
+            if any(_overlaps(box, l.box) for l in labels + found):
+                continue
+            tried += 1
+            text, score = recognise(_pad_crop(rgb, box))
+            letter = normalise_label(text)
+            if letter is not None and letter.lower() == m and score >= MIN_SCORE:
+                found.append(PanelLabel(text=letter, box=box, score=score))
+                break
+    return found
