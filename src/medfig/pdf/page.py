@@ -496,7 +496,7 @@ def read_page(pdf_page, index: int) -> PageData:
     display, width, height = _display_matrix(pdf_page)
     textpage = pdf_page.get_textpage()
     try:
-        words = _words(_chars(textpage, display, height))
+        words = _words(_chars(textpage.raw, display, height))  # the raw handle: no per-call wrapper lookup
     finally:
         textpage.close()
     lines = build_lines(words)
