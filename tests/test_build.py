@@ -320,6 +320,29 @@ def test_figures_without_files_are_cropped_from_the_pdf(tmp_path):
     assert flipped.articles_processed == 2 and flipped.stats["figures_with_image"] == 0
 
 
+def test_figures_with_files_also_get_their_place_in_the_pdf(tmp_path):
+    """eLife's PMC deposit ships Figure 1 as a TIFF and the typeset PDF: the row keeps the
+    published file as its image and also gets the figure's page and box in the PDF, which
+    must match the eye-checked gold box (benchmarks/gold/pdf_figures/gold.json) at IoU >= 0.8."""
+    import json
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(PACKAGES / "elife-19405_pmc_deposit", corpus / "elife-19405", ignore=shutil.ignore_patterns("*.zip"))
+    out = tmp_path / "ds"
+    build(corpus, out, workers=0, progress=False, subfigures=False)
+    gold_papers = json.loads((Path(__file__).resolve().parents[1] / "benchmarks" / "gold" / "pdf_figures" / "gold.json")
+                             .read_text())["papers"]
+    gold = {f["name"]: f for p in gold_papers if p["key"] == "elife-19405" for f in p["figures"]}
+    with_file = [f for f in pq.read_table(out / "figures.parquet").to_pylist() if f["graphic_file"]]
+    assert [f["label"] for f in with_file] == ["Figure 1"]
+    for f in with_file:
+        assert (f["image_status"], f["image_source"], f["source_image_format"]) == ("ok", "package", "TIFF")
+        truth = gold[f["label"]]
+        assert f["pdf_page"] == truth["page"]
+        assert _iou(f["pdf_box"], truth["box"]) >= 0.8, (f["pdf_box"], truth["box"])
+    assert not pq.read_table(out / "errors.parquet").num_rows
+
+
 def test_a_pdf_alone_gives_figures_captions_and_inline_refs_that_agree_with_its_xml(tmp_path):
     from medfig.jats.parse import parse_jats
 

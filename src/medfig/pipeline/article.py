@@ -29,7 +29,8 @@ _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 class BuildOptions:
     """What the per-article task does beyond parsing; part of the manifest's config (a change redoes all)."""
 
-    pdf_figures: bool = True  # crop figures the package has no file for from the article's PDF
+    # locate every figure in the article's PDF (pdf_page, pdf_box); crop those the package has no file for
+    pdf_figures: bool = True
     subfigures: bool = True  # split compound figures into panels with subcaptions (subfigures.parquet)
 
 
@@ -193,7 +194,9 @@ def _store_figure_image(package, article: Article, figure: Figure, row: dict, ou
 
 
 def _figures_from_pdf(package, article: Article, rows: list[dict], out_dir: Path, result: ArticleResult) -> None:
-    """Crop figures without a file from the PDF; rows the PDF cannot give keep their status and say why."""
+    """Locate every figure of the article in its PDF, matched by label: each located row gets
+    ``pdf_page`` and ``pdf_box``; rows the package has no file for also get the crop as their
+    image. Rows the PDF cannot give keep their status and say why."""
     from medfig.pipeline.pdf_figures import locate
 
     where = f"{package.source.container}:{package.pdf_name}"
@@ -206,9 +209,13 @@ def _figures_from_pdf(package, article: Article, rows: list[dict], out_dir: Path
     if problem:
         result.errors.append(error_row(article.key, "pdf", problem, where))
     for row in rows:
-        if row["figure_id"] not in located and row["image_status"] == "missing":
+        found = located.get(row["figure_id"])
+        if found is not None:
+            row.update(pdf_page=found.page, pdf_box=[round(v, 2) for v in found.box_pt])
+        elif row["image_status"] == "missing":
             row["image_error"] += "; not located in the PDF" if not problem else "; the PDF is unreadable"
-    _crop_located(pdf, located, rows, article.key, out_dir, result, where)
+    wanted = [row for row in rows if row["image_status"] in ("missing", "no_graphic")]
+    _crop_located(pdf, located, wanted, article.key, out_dir, result, where)
 
 
 def _crop_located(pdf: bytes, located: dict, rows: list[dict], key: str, out_dir: Path, result: ArticleResult,
@@ -336,10 +343,9 @@ def _process(source, out_dir: Path, result: ArticleResult, options: BuildOptions
                 row = _figure_row(article, figure)
                 _store_figure_image(package, article, figure, row, out_dir, result)
                 result.figure_rows.append(row)
-        wanted = [row for row in result.figure_rows if row["image_status"] in ("missing", "no_graphic")]
-        if wanted and package.pdf_name and options.pdf_figures:
+        if result.figure_rows and package.pdf_name and options.pdf_figures:
             with result.timed("pdf"):
-                _figures_from_pdf(package, article, wanted, out_dir, result)
+                _figures_from_pdf(package, article, result.figure_rows, out_dir, result)
         for row in result.figure_rows:
             if row["image_status"] == "missing":
                 where = f"{package.source.container}:{row['graphic_href']}"

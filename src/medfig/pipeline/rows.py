@@ -52,7 +52,7 @@ FIGURES = pa.schema(
         ("image_status", pa.string()),  # ok | missing | error | no_graphic
         ("image_error", pa.string()),
         ("image_source", pa.string()),  # package (the published file) | pdf (cropped from the PDF)
-        ("pdf_page", pa.int32()),  # 0-based page of a PDF crop
+        ("pdf_page", pa.int32()),  # 0-based page of the figure in the article's PDF (when located there)
         ("pdf_box", pa.list_(pa.float32())),  # [x0, y0, x1, y1] PDF points, origin top-left
         ("n_subfigures", pa.int32()),  # 0: single panel (or not analysed); rows in subfigures.parquet
         ("flags", pa.list_(pa.string())),  # see medfig.pipeline.article.figure_flags
