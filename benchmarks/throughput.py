@@ -1,6 +1,8 @@
-"""Throughput of the full default `medfig build` on the real shared corpus, replicated.
+"""Throughput of the full default pipeline (`medfig build` + `medfig curate`) on the real
+shared corpus, replicated.
 
 Usage:  python benchmarks/throughput.py [--n 300] [--executors local ray] [--workers 1 2]
+                                        [--no-subfigures] [--no-curate]
 
 The corpus is every article of ../shared/data that has a PDF or figure files
 (Hindawi case reports, eLife, medRxiv MECA, the NIH package) plus the XML-only
@@ -10,6 +12,14 @@ articles. Each configuration builds a fresh dataset and prints:
   articles/min, articles/min per core, speed-up over one worker of the same
   executor, peak RSS of any worker, and where the time goes by stage
   (open, xml, images, pdf ... summed over articles, as a share of worker time).
+
+Curation is the default `medfig curate` (its Python API, medfig.curate.run.curate with
+CurateOptions(): licence, caption, language, medical-keyword, image and near-duplicate
+filters, concepts, splits; no trained image filter, which is not in the default). It is
+one process over the whole dataset, so it runs once, on the dataset of the first
+configuration, and its seconds (loading its models included) are charged to every row:
+articles/min/core = articles / (build wall x workers + curate seconds) x 60, i.e. the
+core-seconds of both stages. The build-only rate is printed next to it.
 
 The Ray rows start a local Ray with exactly --workers CPUs before the clock
 starts (cluster start-up is not article work). Machines here are shared:
@@ -56,7 +66,42 @@ def replicate(data: Path, target: Path, n: int) -> int:
     return count
 
 
-def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool = True) -> dict:
+def run_curate(dataset: Path, release: Path) -> dict:
+    """The default `medfig curate` over a built dataset; seconds per step (setup = loading the steps' models)."""
+    from medfig.curate.run import CurateOptions, curate, default_steps
+    from medfig.curate.steps import Enricher, Filter, GroupStep
+
+    seconds: dict[str, float] = {}
+
+    def timed(name: str, fn):
+        def call(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - t
+        return call
+
+    started = time.perf_counter()
+    opts = CurateOptions()
+    steps = default_steps(dataset, opts)
+    seconds["setup"] = time.perf_counter() - started
+    for step in steps:  # instance attributes shadow the methods run_steps calls
+        if isinstance(step, GroupStep):
+            step.run_group = timed(step.name, step.run_group)
+        elif isinstance(step, Filter):
+            step.filter = timed(step.name, step.filter)
+        elif isinstance(step, Enricher):
+            step.enrich = timed(step.name, step.enrich)
+    report = curate(dataset, release, opts, steps=steps)
+    total = time.perf_counter() - started
+    seconds["write"] = max(0.0, total - sum(seconds.values()))  # loading rows, writing the release
+    shutil.rmtree(release)
+    return {"seconds": total, "steps": seconds, "figures_in": report.n_in, "figures_kept": report.n_kept}
+
+
+def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool = True,
+        curate_into: Path | None = None) -> dict:
     if executor == "ray":
         import ray
 
@@ -72,10 +117,11 @@ def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool 
         import ray
 
         ray.shutdown()
+    curated = run_curate(out, curate_into) if curate_into is not None else None
     shutil.rmtree(out)
     return {"articles": report.articles_processed, "figures": report.figures_written, "wall": wall,
             "stages": dict(report.seconds_by_stage), "rss": report.peak_worker_rss_mb,
-            "errors": sum(report.errors_by_stage.values())}
+            "errors": sum(report.errors_by_stage.values()), "curate": curated}
 
 
 def main() -> None:
@@ -85,34 +131,51 @@ def main() -> None:
     parser.add_argument("--executors", nargs="+", default=["local", "ray"])
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--no-subfigures", action="store_true", help="build without compound-figure splitting")
+    parser.add_argument("--no-curate", action="store_true", help="build only (no `medfig curate`)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=os.environ.get("MEDFIG_BENCH_TMP")) as tmp:
         work = Path(tmp)
         n = replicate(args.data, work / "corpus", args.n)
         results = {}
+        curated = None
         for executor in args.executors:
             for workers in args.workers:
-                results[(executor, workers)] = run(work / "corpus", executor, workers, work,
-                                                   subfigures=not args.no_subfigures)
+                into = work / "release" if curated is None and not args.no_curate else None
+                results[(executor, workers)] = r = run(work / "corpus", executor, workers, work,
+                                                       subfigures=not args.no_subfigures, curate_into=into)
+                curated = curated or r["curate"]
+        curate_s = curated["seconds"] if curated else 0.0
         what = "without compound splitting" if args.no_subfigures else "default pipeline"
-        print(f"medfig build ({what}) on {n} real articles (shared corpus replicated), {os.cpu_count()} cores\n")
-        print("| executor | workers | articles | figures | wall s | articles/min | articles/min/core "
-              "| speed-up vs 1 worker | peak RSS/worker MB |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        what += "" if curated else ", build only"
+        print(f"medfig build + curate ({what}) on {n} real articles (shared corpus replicated), "
+              f"{os.cpu_count()} cores\n")
+        print("| executor | workers | articles | figures | build wall s | build articles/min/core | curate s "
+              "| **articles/min/core (build + curate)** | build speed-up vs 1 worker | peak RSS/worker MB |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for (executor, workers), r in results.items():
-            rate = r["articles"] / r["wall"] * 60
+            build_rate = r["articles"] / (r["wall"] * workers) * 60
+            rate = r["articles"] / (r["wall"] * workers + curate_s) * 60
             base = results.get((executor, 1))
             speedup = base["wall"] / r["wall"] if base else float("nan")
-            print(f"| {executor} | {workers} | {r['articles']} | {r['figures']} | {r['wall']:.1f} | {rate:.0f} "
-                  f"| {rate / workers:.0f} | {speedup:.2f}x | {r['rss']:.0f} |")
+            print(f"| {executor} | {workers} | {r['articles']} | {r['figures']} | {r['wall']:.1f} | {build_rate:.0f} "
+                  f"| {curate_s:.1f} | **{rate:.0f}** | {speedup:.2f}x | {r['rss']:.0f} |")
         stages = sorted({s for r in results.values() for s in r["stages"]})
-        print("\nTime by stage (seconds summed over articles; share of worker time)\n")
-        print("| executor | workers | " + " | ".join(stages) + " |")
-        print("|---|---:|" + "---:|" * len(stages))
+        columns = stages + (["curate"] if curated else [])
+        print("\nTime by stage (build: seconds summed over articles in the workers; curate: the one curation "
+              "run; share of all core-seconds)\n")
+        print("| executor | workers | " + " | ".join(columns) + " |")
+        print("|---|---:|" + "---:|" * len(columns))
         for (executor, workers), r in results.items():
-            total = sum(r["stages"].values()) or 1.0
-            cells = [f"{r['stages'].get(s, 0):.1f} ({r['stages'].get(s, 0) / total:.0%})" for s in stages]
+            values = dict(r["stages"], curate=curate_s) if curated else r["stages"]
+            total = sum(values.values()) or 1.0
+            cells = [f"{values.get(s, 0):.1f} ({values.get(s, 0) / total:.0%})" for s in columns]
             print(f"| {executor} | {workers} | " + " | ".join(cells) + " |")
+        if curated:
+            print(f"\nCuration steps ({curated['figures_in']} figures in, {curated['figures_kept']} kept; "
+                  f"seconds; setup = loading the steps' models, write = reading rows and writing the release)\n")
+            print("| " + " | ".join(curated["steps"]) + " | total |")
+            print("|" + "---:|" * (len(curated["steps"]) + 1))
+            print("| " + " | ".join(f"{v:.1f}" for v in curated["steps"].values()) + f" | {curate_s:.1f} |")
 
 
 if __name__ == "__main__":
