@@ -4,7 +4,8 @@ Everything drawn or written next to the caption, on the graphic's side, up to th
 nearest barrier: a body-text line (>= 50 characters; for tables a vertical gap > 1.6
 lines), another caption or table, the running header (above y = 58 pt). Only objects
 within the caption's horizontal span count (a table caption narrower than 70% of the page,
-or a figure caption narrower than 30%, widens to its column, or to the text block when centred). Tables: rows and rules below
+or a figure caption narrower than 30%, widens to its column, or to the text block when centred); an object counts when 90% of its
+width lies in that span. Tables: rows and rules below
 the caption, cut at the lowest rule spanning >= 80% of the box (footnotes out).
 All boxes: PDF points, origin top-left, [x0, y0, x1, y1].
 """
@@ -16,6 +17,7 @@ from medfig.induce.pagetext import PageText, union
 HEADER_BOTTOM_PT = 58.0
 BODY_LINE_CHARS = 50
 FIGURE_GAP_PT = 40.0
+INSIDE_SHARE = 0.9
 
 
 def page_objects(page) -> list[list[float]]:
@@ -79,7 +81,9 @@ def band_region(page, pt: PageText, cap_box, side: str, body_size: float, is_tab
             x0, x1 = page.width / 2, text_x1 + 2  # right column
 
     def inspan(b) -> bool:
-        return b[0] >= x0 and b[2] <= x1
+        # >= 90% of the object's width inside the span: art a hair wider than its caption counts
+        w = b[2] - b[0]
+        return min(b[2], x1) - max(b[0], x0) >= INSIDE_SHARE * w if w > 0 else x0 <= b[0] <= x1
 
     words = [w for w in pt.words if inspan((w["x0"], w["top"], w["x1"], w["bottom"]))]
     items = [dict(box=o, kind="obj") for o in page_objects(page) if inspan(o)]
