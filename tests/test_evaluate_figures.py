@@ -13,7 +13,8 @@ from reportlab.pdfgen import canvas
 
 from medfig.evaluate.figure_crop import WhitespaceCropper
 from medfig.evaluate.figure_files import FigureBox, figure_number, load_figure_dir, parse_figure_json
-from medfig.evaluate.figures import evaluate_figures, evaluate_papers, score_deepfigures, score_pdffigures2
+from medfig.evaluate.figures import (evaluate_figures, evaluate_papers, grade_pdffigures2, score_deepfigures,
+                                     score_pdffigures2)
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 GOLD = Path(__file__).resolve().parents[1] / "benchmarks" / "gold" / "pdf_figures" / "gold.json"
@@ -43,15 +44,38 @@ def test_deepfigures_protocol_is_hungarian_per_page_not_by_name():
 
 
 def test_pdffigures2_protocol_pairs_by_name_and_crops_predictions():
-    gold = [fb("Figure 1", 0, [0, 0, 100, 100]), fb("Figure 2", 0, [0, 200, 100, 300])]
-    pred = [fb("Figure 2", 0, [0, 0, 100, 100]),  # right box, wrong name: wrong under pdffigures2
-            fb("Figure 1", 0, [0, 0, 100, 130])]  # padded: IoU 0.77 uncropped
+    cap1, cap2 = [0, 105, 100, 112], [0, 305, 100, 312]
+    gold = [fb("Figure 1", 0, [0, 0, 100, 100], cap1), fb("Figure 2", 0, [0, 200, 100, 300], cap2)]
+    pred = [fb("Figure 2", 0, [0, 0, 100, 100], cap1),  # right box, wrong name: wrong under pdffigures2
+            fb("Figure 1", 0, [0, 0, 100, 130], cap1)]  # padded: IoU 0.77 uncropped
     s = score_pdffigures2(pred, gold, {0}, 0.8)["figures"]
     assert (s.n_pred, s.n_gold, s.correct) == (2, 2, 0)
-    # the crop removes the padding (here a stand-in cropper clipping at y = 100)
-    crop = lambda page, b: [b[0], b[1], b[2], min(b[3], 100)]
+    # the crop removes the padding (a stand-in cropper clipping at y = 100 and leaving captions)
+    crop = lambda page, b: [b[0], b[1], b[2], min(b[3], 100)] if b[3] > 100 and b[1] < 100 else list(b)
     s = score_pdffigures2(pred, gold, {0}, 0.8, crop)["figures"]
     assert s.correct == 1 and s.precision == 0.5 and s.recall == 0.5
+    # a right region with a wrong caption box is not correct (pdffigures2 needs both)
+    pred[1].caption_box = [0, 150, 100, 160]
+    assert score_pdffigures2(pred, gold, {0}, 0.8, crop)["figures"].correct == 0
+    # ... unless the caption text is the same after removing hyphens and spaces
+    gold[0].caption, pred[1].caption = "Figure 1: X-ray of the chest.", "Figure 1: Xray of the\nchest."
+    assert score_pdffigures2(pred, gold, {0}, 0.8, crop)["figures"].correct == 1
+
+
+def test_pdffigures2_grades_and_caption_only_counts():
+    gold = [fb("Figure 1", 0, [0, 0, 100, 100], [0, 105, 100, 112]), fb("Table 1", 0, [0, 200, 100, 300], [0, 190, 100, 197]),
+            fb("Figure 2", 1, [0, 0, 100, 100], [0, 105, 100, 112])]
+    pred = [fb("Figure 1", 0, None, [0, 105, 100, 112]),  # right caption, no region: not returned as a figure
+            fb("Table 1", 0, [0, 0, 100, 50], [0, 190, 100, 197]),  # right caption, wrong region
+            fb("Figure 7", 1, [0, 0, 100, 100], [0, 105, 100, 112]),  # a name the gold does not have
+            fb("Figure 2", 1, [0, 0, 100, 100], None)]  # no caption box at all
+    grades = sorted(g for _, g, _ in grade_pdffigures2(pred, gold, {0, 1}, 0.8))
+    assert grades == ["false_positive", "no_caption_found", "right_caption_no_region", "wrong_region_box"]
+    s = score_pdffigures2(pred, gold, {0, 1}, 0.8)
+    f, t, c = s["figures"], s["tables"], s["captions"]
+    assert (f.n_pred, f.n_gold, f.correct) == (2, 2, 0)  # returned: the false positive and no_caption_found
+    assert (t.n_pred, t.n_gold, t.correct) == (1, 1, 0)
+    assert (c.n_pred, c.n_gold, c.correct) == (4, 3, 2)  # caption-only: right caption whatever the region
 
 
 def test_captions_correct_by_box_or_by_text():
@@ -59,9 +83,12 @@ def test_captions_correct_by_box_or_by_text():
             fb("Figure 2", 0, [0, 0, 10, 10], cap=[0, 300, 200, 320], text="Figure 2: MRI.")]
     pred = [fb("Figure 1", 0, None, cap=[0, 150, 200, 170], text="FIGURE 1 CT of the chest, axial"),  # text matches
             fb("Figure 2", 0, None, cap=[0, 302, 200, 320], text="something else")]  # box IoU 0.9
-    for scores in (score_deepfigures(pred, gold, {0}, 0.8), score_pdffigures2(pred, gold, {0}, 0.8)):
-        c = scores["captions"]
-        assert (c.n_pred, c.n_gold, c.correct) == (2, 2, 2)
+    c = score_deepfigures(pred, gold, {0}, 0.8)["captions"]
+    assert (c.n_pred, c.n_gold, c.correct) == (2, 2, 2)
+    # pdffigures2 compares text exactly (after NFKC, hyphens and whitespace out): case and punctuation count
+    assert score_pdffigures2(pred, gold, {0}, 0.8)["captions"].correct == 1
+    pred[0].caption = "Figure 1: CT of the chest, axial."
+    assert score_pdffigures2(pred, gold, {0}, 0.8)["captions"].correct == 2
     pred[0].caption = "Figure 1: a different caption"
     assert score_deepfigures(pred, gold, {0}, 0.8)["captions"].correct == 1
 

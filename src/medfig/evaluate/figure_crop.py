@@ -1,8 +1,8 @@
 """Whitespace cropping of predicted boxes, as pdffigures2's evaluation does before IoU.
 
-A predicted region padded with white margin is shrunk to the non-background pixels it
-contains on the page rendered at ``dpi`` (grey < ``threshold``), so padding does not cost
-IoU. Boxes in PDF points, origin top-left, [x0, y0, x1, y1]; a cropped box never grows.
+A predicted region padded with white margin is shrunk to the ink it contains on the page
+rendered at ``dpi`` (grey < ``threshold``; 200, as pdffigures2 binarises its page images),
+so padding does not cost IoU. Boxes in PDF points, origin top-left, [x0, y0, x1, y1]; a cropped box never grows.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pypdfium2 as pdfium
 class WhitespaceCropper:
     """Crops boxes on the pages of one PDF; pages are rendered once, on first use."""
 
-    def __init__(self, pdf: str | Path | bytes, dpi: float = 100.0, threshold: int = 250) -> None:
+    def __init__(self, pdf: str | Path | bytes, dpi: float = 100.0, threshold: int = 200) -> None:
         self.dpi = dpi
         self.threshold = threshold
         self._doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))

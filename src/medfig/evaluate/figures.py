@@ -9,12 +9,16 @@ prediction on a page nobody checked is neither right nor wrong.
 
 pdffigures2 (Clark & Divvala 2016, its ``evaluation`` scripts): a prediction is paired
 with the gold figure of the same page, type and number ("Figure 3" on page 4); the
-predicted region is first *whitespace-cropped* (shrunk to the non-background pixels of
-the rendered page, :mod:`medfig.evaluate.figure_crop`) and is correct at IoU >= 0.8.
+predicted caption and region boxes are first *whitespace-cropped* (shrunk to the ink of
+the rendered page, grey < 200, :mod:`medfig.evaluate.figure_crop`), and so are the gold's
+(pdffigures2's annotations are cropped to the same page images); a figure or table is
+correct when its region has IoU >= 0.8 AND its caption is right (box IoU >= 0.8 or equal
+text after NFKC, hyphens and whitespace removed); captions are scored as in its
+caption-only mode (right caption, whatever the region).
 
-Captions, both protocols: correct when the caption box has IoU >= the threshold or the
+DeepFigures' paper scores no captions; here its captions are paired per page by
+Hungarian assignment and are correct when the caption box has IoU >= the threshold or the
 normalised caption text matches (letters and digits only, lower case, fuzz ratio >= 95).
-DeepFigures pairs captions per page by Hungarian assignment, pdffigures2 by name.
 
 :func:`score_boxes` also reports how many correct matches carry the right caption
 (predicted name == gold name, e.g. "Figure 3"), the pairing accuracy of the issue's bar.
@@ -24,6 +28,7 @@ Boxes: ``[x0, y0, x1, y1]`` in PDF points, origin top-left; pages 0-based.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -181,44 +186,95 @@ def _by_name(items) -> dict[tuple, list]:
     return out
 
 
-def score_pdffigures2(pred: list, gold: list, pages: set[int], threshold: float, crop=None) -> dict[str, BoxScore]:
-    """pdffigures2's protocol for one paper: pairing by (page, type, number); predicted
-    regions whitespace-cropped by ``crop(page, box)`` when given, then IoU >= threshold.
-    A second prediction with the same name is a false positive."""
-    out = {}
-    for cat, t in (("figures", "Figure"), ("tables", "Table")):
-        p = [f for f in pred if f.page in pages and f.fig_type == t and f.box]
-        g = [f for f in gold if f.page in pages and f.fig_type == t and f.box]
-        s = BoxScore(threshold, n_pred=len(p), n_gold=len(g))
-        by = _by_name(p)
-        for gf in g:
-            cands = by.get((gf.page, gf.fig_type, gf.number))
-            if not cands or not gf.number:
-                continue
-            pf = cands.pop(0)
-            box = crop(pf.page, pf.box) if crop else pf.box
-            v = iou(box, gf.box)
-            s.ious.append(v)
-            if v >= threshold:
-                s.correct += 1
-                s.named_correct += 1  # paired by name: right by construction
-        out[cat] = s
-    p = [f for f in pred if f.page in pages and (f.caption_box or f.caption)]
-    g = [f for f in gold if f.page in pages and (f.caption_box or f.caption)]
-    s = BoxScore(threshold, n_pred=len(p), n_gold=len(g))
-    by = _by_name(p)
-    for gf in g:
-        cands = by.get((gf.page, gf.fig_type, gf.number))
-        if not cands or not gf.number:
+def pdffigures2_text_match(pred: str, gold: str) -> bool:
+    """pdffigures2's caption text test: equal after NFKC normalisation with hyphens and
+    whitespace removed."""
+    import unicodedata
+
+    def norm(x: str) -> str:
+        return unicodedata.normalize("NFKC", re.sub(r"-|\s+", "", x or ""))
+
+    return bool(pred and gold) and norm(pred) == norm(gold)
+
+
+# pdffigures2's grades of one paired (or unpaired) item
+CORRECT, MISSING, FALSE_POSITIVE, FALSE_POSITIVE_NO_REGION = "correct", "missing", "false_positive", "false_positive_no_region"
+NO_CAPTION_FOUND, WRONG_REGION, WRONG_CAPTION, WRONG_BOTH = "no_caption_found", "wrong_region_box", "wrong_caption_box", "wrong_caption_and_region"
+RIGHT_CAPTION_NO_REGION, WRONG_CAPTION_NO_REGION = "right_caption_no_region", "wrong_caption_no_region"
+_NOT_RETURNED = {MISSING, FALSE_POSITIVE_NO_REGION, RIGHT_CAPTION_NO_REGION, WRONG_CAPTION_NO_REGION}
+_CAPTION_CORRECT = {CORRECT, WRONG_REGION, RIGHT_CAPTION_NO_REGION}
+
+
+def grade_pdffigures2(pred: list, gold: list, pages: set[int], threshold: float, crop=None) -> list[tuple[str, str, float | None]]:
+    """pdffigures2's grading of one paper: ``(fig_type, grade, region IoU or None)`` per item.
+
+    Items are identified by (page, type, number); a gold item with no prediction is
+    ``missing``, a prediction with no gold a false positive. A prediction without a caption
+    box is ``no_caption_found``. Otherwise its caption and region boxes are first
+    whitespace-cropped by ``crop(page, box)`` (when given) — the gold's too, since
+    pdffigures2's annotations are cropped to the same page images; the caption is right at IoU >=
+    ``threshold`` or equal text (:func:`pdffigures2_text_match`), the region at IoU >=
+    ``threshold``; ``correct`` needs both. Unlike pdffigures2's script, which pairs every
+    duplicate prediction with the same gold item, a second prediction with the same id is
+    a false positive."""
+    gold_by_id: dict[tuple, list] = _by_name([g for g in gold if g.page in pages])
+    preds = [f for f in pred if f.page in pages]
+    pred_ids = {(f.page, f.fig_type, f.number) for f in preds}
+    grades: list[tuple[str, str, float | None]] = []
+    for gid, gs in gold_by_id.items():
+        if gid not in pred_ids:
+            grades += [(g.fig_type, MISSING, None) for g in gs]
+        elif len(gs) > 1:  # two gold items with one id: the extras cannot be paired
+            grades += [(g.fig_type, MISSING, None) for g in gs[1:]]
+    for pf in preds:
+        gid = (pf.page, pf.fig_type, pf.number)
+        cands = gold_by_id.get(gid) if pf.number else None
+        if pf.caption_box is None:
+            if cands:
+                cands.pop(0)
+            grades.append((pf.fig_type, NO_CAPTION_FOUND, None))
             continue
-        pf = cands.pop(0)
-        v = iou(pf.caption_box, gf.caption_box) if pf.caption_box and gf.caption_box else 0.0
-        s.ious.append(v)
-        if v >= threshold or captions_match(pf.caption, gf.caption):
-            s.correct += 1
-            s.named_correct += 1
-    out["captions"] = s
-    return out
+        if not cands:
+            grades.append((pf.fig_type, FALSE_POSITIVE if pf.box else FALSE_POSITIVE_NO_REGION, None))
+            continue
+        gf = cands.pop(0)
+        cut = (lambda b: crop(pf.page, b) if b is not None else None) if crop else (lambda b: b)
+        g_cap, g_box = cut(gf.caption_box), cut(gf.box)
+        cap_ok = (g_cap is not None and iou(cut(pf.caption_box), g_cap) >= threshold) or \
+            pdffigures2_text_match(pf.caption, gf.caption)
+        if not pf.box:
+            grades.append((pf.fig_type, RIGHT_CAPTION_NO_REGION if cap_ok else WRONG_CAPTION_NO_REGION, None))
+            continue
+        v = iou(cut(pf.box), g_box) if g_box else 0.0
+        reg_ok = v >= threshold
+        grade = CORRECT if reg_ok and cap_ok else WRONG_CAPTION if reg_ok else WRONG_REGION if cap_ok else WRONG_BOTH
+        grades.append((pf.fig_type, grade, v))
+    return grades
+
+
+def _pdffigures2_score(grades, threshold: float, caption_only: bool) -> BoxScore:
+    """pdffigures2's precision/recall: correct / returned, correct / gold items."""
+    n_gold = sum(1 for _, g, _ in grades if g not in (FALSE_POSITIVE, FALSE_POSITIVE_NO_REGION))
+    if caption_only:
+        returned = sum(1 for _, g, _ in grades if g != MISSING)
+        correct = sum(1 for _, g, _ in grades if g in _CAPTION_CORRECT)
+    else:
+        returned = sum(1 for _, g, _ in grades if g not in _NOT_RETURNED)
+        correct = sum(1 for _, g, _ in grades if g == CORRECT)
+    return BoxScore(threshold, n_pred=returned, n_gold=n_gold, correct=correct, named_correct=correct,
+                    ious=[v for _, _, v in grades if v is not None])
+
+
+def score_pdffigures2(pred: list, gold: list, pages: set[int], threshold: float, crop=None) -> dict[str, BoxScore]:
+    """pdffigures2's protocol for one paper (:func:`grade_pdffigures2`): figures and tables
+    are correct when region AND caption are; captions (its caption-only mode, both types
+    together) when the caption is, whatever the region."""
+    grades = grade_pdffigures2(pred, gold, pages, threshold, crop)
+    return {
+        "figures": _pdffigures2_score([g for g in grades if g[0] == "Figure"], threshold, False),
+        "tables": _pdffigures2_score([g for g in grades if g[0] == "Table"], threshold, False),
+        "captions": _pdffigures2_score(grades, threshold, True),
+    }
 
 
 def score_deepfigures(pred: list, gold: list, pages: set[int], threshold: float) -> dict[str, BoxScore]:
