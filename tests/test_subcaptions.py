@@ -109,3 +109,18 @@ def test_nature_marker_after_a_sentence_ending_on_a_panel_letter():
     parsed = parse_subcaptions(caption)
     assert parsed.labels == ["a", "b", "c", "d"]
     assert parsed.get("d").text.startswith("Chronoamperometric response of SMNp")
+
+
+def test_statistics_sentences_are_not_subcaption_text():
+    caption = (
+        "Choline import. A. Expression of the transporter in knockout cells. N = 3 per group. "
+        "Statistic: unpaired t-test. Bars represent mean and error shown as s.e.m. "
+        "B. Cellular respiration of knockout cells. Values relative to KO. *P < 0.05. C. Top 50 genes."
+    )
+    got = subs(caption)
+    # "s.e.m. B." ends a sentence: B is still a leading marker
+    assert list(got) == ["a", "b", "c"]
+    assert got["a"] == "Expression of the transporter in knockout cells."
+    assert got["b"] == "Cellular respiration of knockout cells. Values relative to KO."
+    # a span made only of statistics is kept (nothing else describes the panel)
+    assert subs("(a) Mean ± SD of three runs. (b) Raw traces.")["a"].startswith("Mean ± SD")

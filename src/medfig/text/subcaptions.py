@@ -52,7 +52,8 @@ _SENTENCE_END = re.compile(
     r"[.!?](?=\s+[A-Za-z(\[]|\s*$)"
 )
 _CLAUSE_PUNCT = ";:"
-_LETTER_SENTENCE_END = re.compile(r"\s[a-z]\.\s+$")  # "... in a. " right before a marker
+# "... in a. " or a dotted abbreviation ("... as s.e.m. ", "s.d. ") right before a marker
+_LETTER_SENTENCE_END = re.compile(r"(?:\s|[a-z]\.)[a-z]\.\s+$")
 _SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)", re.IGNORECASE)
 
 
@@ -341,6 +342,7 @@ def parse_subcaptions(caption: str) -> ParsedCaption:
         pieces = [_strip_span(caption, x, y) for x, y in pieces]
         pieces = [(x, y) for x, y in pieces if y > x and not _only_punct(caption[x:y])]
         pieces = [_drop_scale(caption, x, y) for x, y in pieces]
+        pieces = [q for x, y in pieces for q in _drop_statistics(caption, x, y)]
         pieces = [(x, y) for x, y in pieces if y > x]
         per_label = {label: pieces for label in mk.labels}
         if mk.kind == "leading" and len(mk.labels) > 1 and len(pieces) == 1:
@@ -420,6 +422,34 @@ def _is_leading(caption: str, before: str, mk: Marker) -> bool:
         return False
     words = re.findall(r"[A-Za-z]+", before)
     return bool(words) and words[-1].lower() in _FUNCTION_WORDS
+
+
+# Sentences of statistics boilerplate ("N = 3 per group.", "Statistic: unpaired t-test.",
+# "Bars represent mean and error shown as s.e.m.", "Data are means ± SD.", "*P < 0.05.")
+# describe the test, not the panel: MedICaT-style subcaptions leave them out.
+_STATISTICS = re.compile(
+    r"(?:[nN]\s*=\s*\d|Statistics?\b|Statistical\s+(?:analysis|significance|test)|(?:Error\s+)?[Bb]ars\s+(?:represent|show|indicate|are)"
+    r"|Circles\s+represent|Data\s+(?:are|were|is|represented|shown|presented|expressed)\b|Values\s+(?:are|were)\s+(?:mean|expressed|shown|presented)"
+    r"|(?:Results\s+are\s+)?(?:[Rr]epresented|[Ee]xpressed|[Ss]hown)\s+as\s+(?:the\s+)?mean|Mean\s*±|[*∗]+\s*[pP]\s*[<=≤]|[pP]\s*[<≤]\s*0?\.\d)"
+)
+
+
+def _drop_statistics(caption: str, a: int, b: int) -> list[tuple[int, int]]:
+    """A span without its statistics sentences (kept whole when every sentence is one)."""
+    cuts = [a] + [m.end() for m in re.finditer(r"[.;]\s+(?=[A-Z*∗(\[])", caption[a:b])] + [b - a]
+    cuts = [a] + [a + c for c in cuts[1:-1]] + [b]
+    sents = list(zip(cuts, cuts[1:]))
+    keep = [(x, y) for x, y in sents if not _STATISTICS.match(caption, x + len(caption[x:y]) - len(caption[x:y].lstrip()))]
+    if not keep or len(keep) == len(sents):
+        return [(a, b)]
+    out: list[tuple[int, int]] = []
+    for x, y in keep:
+        x, y = _strip_span(caption, x, y)
+        if out and out[-1][1] >= x - 1:
+            out[-1] = (out[-1][0], y)
+        elif y > x:
+            out.append((x, y))
+    return out
 
 
 def _drop_scale(caption: str, a: int, b: int) -> tuple[int, int]:
