@@ -306,3 +306,65 @@ def test_top_left_letters_take_in_the_pieces_of_their_panel():
     bx0, by0, bx1, by1 = got["b"]
     assert ax0 <= 6 and ay0 <= 12 and ax1 == 310 and ay1 == 320  # letter + picture
     assert bx0 <= 376 and by0 <= 12 and bx1 == 680 and by1 == 320  # letter + plot + tick strip
+
+
+def test_anchor_partition_wide_panel_under_two_narrow_ones():
+    from medfig.compound.align import partition_on_anchors
+
+    # A and B side by side on top; C a wide chart under both, cut by the XY-cut into a left
+    # plot and a right plot piece; a blank band runs across the figure between the rows
+    letters = [(0, 0, 20, 24), (400, 0, 420, 24), (0, 300, 20, 324)]
+    a_pic, b_pic = (30, 10, 380, 260), (430, 10, 780, 260)
+    c_left, c_right = (30, 310, 390, 600), (380, 330, 780, 590)  # right piece starts left of B's letter
+    ticks = (20, 600, 380, 620)  # tick-label strip under C's left plot
+    big = {a_pic, b_pic, c_left, c_right}
+    boxes = partition_on_anchors([a_pic, b_pic, c_left, c_right, ticks], big, letters)
+    assert boxes == [(0, 0, 380, 260), (400, 0, 780, 260), (0, 300, 780, 620)]
+
+
+def test_anchor_partition_cuts_a_piece_holding_two_letters():
+    from medfig.compound.align import partition_on_anchors
+
+    # one XY-cut piece holds panels A and B (a chart touching the photos beside it)
+    letters = [(10, 10, 30, 34), (300, 10, 320, 34)]
+    joined = (10, 10, 600, 250)
+    assert partition_on_anchors([joined], {joined}, letters) == [(10, 10, 300, 250), (300, 10, 600, 250)]
+    # letters under the pictures do not head panels: no partition
+    under = [(100, 260, 130, 280), (400, 260, 430, 280)]
+    assert partition_on_anchors([joined], {joined}, under) is None
+
+
+def test_foot_partition_gives_each_letter_the_pictures_above_it():
+    from medfig.compound.align import partition_on_foot_letters
+
+    # "(a)" centred under a 2 x 2 block of blots, "(b)" under one picture on the right
+    blots = [(0, 0, 200, 140), (220, 0, 420, 140), (0, 160, 200, 300), (220, 160, 420, 300)]
+    pic_b = (500, 60, 800, 300)
+    letters = [(195, 320, 225, 340), (635, 320, 665, 340)]
+    boxes = partition_on_foot_letters(blots + [pic_b], set(blots) | {pic_b}, letters)
+    assert boxes == [(0, 0, 420, 300), (500, 60, 800, 300)]
+
+
+def test_thin_frame_round_a_light_figure_is_not_a_dark_border():
+    # a PDF crop that carries the page's grey figure frame: still a light figure, still split
+    img, boxes = synthetic_grid(1, 2, gap=30, letters=False, seed=3)
+    framed = img.copy()
+    ImageDraw.Draw(framed).rectangle([0, 0, framed.width - 1, framed.height - 1], outline=(145, 145, 145), width=2)
+    layout = find_panels(framed)
+    assert layout.background_light
+    assert len(layout.panels) == 2
+
+
+def test_text_blocks_do_not_snowball_along_a_rule():
+    from medfig.vision.subfigures import _is_rule, _merge_text
+
+    # a column of tick labels, a panel letter, and pieces of one text line that overlap in
+    # a staircase: the line joins, the column does not, nothing grows taller than ~1.5 lines
+    ticks = [(10, y, 30, y + 12) for y in range(40, 400, 40)]
+    letter = (60, 0, 78, 20)
+    stair = [(100 + 12 * i, 300 + 6 * i, 110 + 12 * i, 312 + 6 * i) for i in range(8)]
+    merged = _merge_text(ticks + [letter] + stair)
+    assert letter in merged and all(t in merged for t in ticks)
+    assert all(b[3] - b[1] <= 18 for b in merged if b != letter)  # staircase pieces are 12 tall
+    # a 1 px frame edge is a rule: find_panels keeps it out of the text lines
+    assert _is_rule((0, 0, 1, 400)) and not _is_rule(letter) and not _is_rule((0, 0, 3, 13))

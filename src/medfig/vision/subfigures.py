@@ -304,17 +304,19 @@ def _merge_text(boxes: list[Box]) -> list[Box]:
     other per pass, closest gap first) until nothing joins: a chart leaves hundreds of tick
     and legend glyphs, and a pairwise Python loop over them cost ~0.1 s per figure."""
     blocks = np.array(sorted(boxes, key=lambda b: (b[1], b[0])), dtype=np.int64).reshape(-1, 4)
+    line_h = blocks[:, 3] - blocks[:, 1]  # tallest original piece in each block: its line height
     while len(blocks) > 1:
         x0, y0, x1, y1 = (blocks[:, k] for k in range(4))
         h = y1 - y0
         hmax = np.maximum(h[:, None], h[None, :])
+        lmax = np.maximum(line_h[:, None], line_h[None, :])
         v_overlap = np.minimum(y1[:, None], y1[None, :]) - np.maximum(y0[:, None], y0[None, :])
         h_gap = np.maximum(x0[:, None], x0[None, :]) - np.minimum(x1[:, None], x1[None, :])
         merged_h = np.maximum(y1[:, None], y1[None, :]) - np.minimum(y0[:, None], y0[None, :])
         # one text line: the join must stay about one line tall, otherwise a chain of
         # overlapping pieces (tick labels, a rotated axis title, legend rows) snowballs
         # into one block that covers a whole chart and hides its panel letter
-        ok = (v_overlap >= 0.4 * np.minimum(h[:, None], h[None, :])) & (h_gap <= 0.6 * hmax) & (merged_h <= 1.5 * hmax)
+        ok = (v_overlap >= 0.4 * np.minimum(h[:, None], h[None, :])) & (h_gap <= 0.6 * hmax) & (merged_h <= 1.5 * lmax)
         ok = np.triu(ok, 1)
         ii, jj = np.nonzero(ok)
         if ii.size == 0:
@@ -328,8 +330,9 @@ def _merge_text(boxes: list[Box]) -> list[Box]:
             used[i] = used[j] = True
             a, b = blocks[i], blocks[j]
             blocks[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+            line_h[i] = max(line_h[i], line_h[j])
             keep[j] = False
-        blocks = blocks[keep]
+        blocks, line_h = blocks[keep], line_h[keep]
     return [tuple(int(v) for v in b) for b in blocks]  # type: ignore[misc]
 
 
