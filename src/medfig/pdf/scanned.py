@@ -24,9 +24,10 @@ import re
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from medfig.pdf.geometry import area, edge_distance, horizontal_overlap, inside_fraction, intersection
+from medfig.pdf.geometry import area, edge_distance, inside_fraction, intersection
 from medfig.pdf.labels import parse_label
 from medfig.pdf.layout import LayoutBox, detect
+from medfig.pdf.pairing import MAX_PAIR_DISTANCE_PT
 from medfig.pdf.page import PageData
 from medfig.pdf.regions import LAYOUT_MIN_SCORE, Region, _nms_contained, _trim_captions
 from medfig.pdf.types import Box, PdfCaption
@@ -34,7 +35,9 @@ from medfig.pdf.types import Box, PdfCaption
 OCR_DPI = 200.0  # 8-pt caption text is ~22 px high: PP-OCR reads it reliably
 MAX_TEXT_CHARS = 20  # a page with more text-layer characters than this is not image-only
 MIN_IMAGE_COVER = 0.6  # share of the page covered by raster images
-CAPTION_GAP_PT = 30.0  # a text block this close above/below a figure/table may be its caption
+CAPTION_SEARCH_PT = 40.0  # text lines starting this close below/above a figure/table may be its caption
+MAX_CAPTION_PT = 200.0  # longest caption block searched for under/over a figure
+ART_GROW_PT = 6.0  # ink this close to a figure box is figure text (axis labels, panel letters)
 INK_LEVEL = 235  # grey value below which a pixel is ink (page backgrounds of scans are ~250)
 MIN_OCR_SCORE = 0.5
 MIN_LINE_PT = 4.5  # smallest caption line height (6-pt type)
@@ -242,14 +245,95 @@ def trim_to_ink(gray: np.ndarray, box_pt: Box, dpi: float) -> Box | None:
     return ((x0 + cols[0]) / scale, (y0 + rows[0]) / scale, (x0 + cols[-1] + 1) / scale, (y0 + rows[-1] + 1) / scale)
 
 
-def _near_art(block: Box, art: list[Box]) -> bool:
-    for a in art:
-        overlap = horizontal_overlap(block, a)
-        if overlap < 0.3 * min(block[2] - block[0], a[2] - a[0]):
-            continue
-        if edge_distance(block, a) <= CAPTION_GAP_PT:
-            return True
-    return False
+def text_block_at(gray: np.ndarray, x_range: tuple[float, float], y: float, dpi: float, downward: bool,
+                  reach_pt: float = CAPTION_SEARCH_PT, max_pt: float = MAX_CAPTION_PT) -> Box | None:
+    """The run of text lines across ``x_range`` that starts within ``reach_pt`` below ``y``
+    (or ends within it above ``y``), lines joined while the gap between them stays below
+    one line height. Points in and out. Finds captions the detector gave no box."""
+    scale = dpi / 72.0
+    h, w = gray.shape
+    x0, x1 = max(0, int(x_range[0] * scale)), min(w, int(x_range[1] * scale))
+    y_px = int(y * scale)
+    lo, hi = (y_px, min(h, y_px + int(max_pt * scale))) if downward else (max(0, y_px - int(max_pt * scale)), y_px)
+    if x1 - x0 < 8 or hi - lo < 8:
+        return None
+    bands = text_line_bands(gray[lo:hi, x0:x1], int(MIN_LINE_PT * scale))
+    if not bands:
+        return None
+    if not downward:
+        bands = bands[::-1]
+    reach = int(reach_pt * scale)
+    first = bands[0]
+    if (first[1] if downward else (hi - lo) - first[3]) > reach:
+        return None
+    run = [first]
+    for b in bands[1:]:
+        prev = run[-1]
+        gap = b[1] - prev[3] if downward else prev[1] - b[3]
+        if gap > max(3, (prev[3] - prev[1])):
+            break
+        run.append(b)
+    bx0, by0 = min(b[0] for b in run), min(b[1] for b in run)
+    bx1, by1 = max(b[2] for b in run), max(b[3] for b in run)
+    return ((x0 + bx0) / scale, (lo + by0) / scale, (x0 + bx1) / scale, (lo + by1) / scale)
+
+
+def grow_to_ink(gray: np.ndarray, box_pt: Box, dpi: float, stops: list[Box]) -> Box:
+    """Grow a figure box over ink within ``ART_GROW_PT`` of its edges (axis labels and panel
+    letters the detector left out), never into a caption or another region (``stops``)."""
+    scale = dpi / 72.0
+    h, w = gray.shape
+    ink = gray < INK_LEVEL
+    x0, y0, x1, y1 = _px(box_pt, scale, gray.shape)
+    step = max(1, int(ART_GROW_PT * scale))
+
+    def free(b: tuple[int, int, int, int]) -> bool:
+        cand = tuple(v / scale for v in b)
+        return not any(intersection(cand, s) > 0 for s in stops)
+
+    for _ in range(30):
+        changed = False
+        below = np.flatnonzero(ink[y1:min(h, y1 + step), x0:x1].any(axis=1))
+        if below.size and free((x0, y1, x1, y1 + int(below[-1]) + 1)):
+            y1, changed = y1 + int(below[-1]) + 1, True
+        above = np.flatnonzero(ink[max(0, y0 - step):y0, x0:x1].any(axis=1))
+        if above.size and free((x0, max(0, y0 - step) + int(above[0]), x1, y0)):
+            y0, changed = max(0, y0 - step) + int(above[0]), True
+        right = np.flatnonzero(ink[y0:y1, x1:min(w, x1 + step)].any(axis=0))
+        if right.size and free((x1, y0, x1 + int(right[-1]) + 1, y1)):
+            x1, changed = x1 + int(right[-1]) + 1, True
+        left = np.flatnonzero(ink[y0:y1, max(0, x0 - step):x0].any(axis=0))
+        if left.size and free((max(0, x0 - step) + int(left[0]), y0, x0, y1)):
+            x0, changed = max(0, x0 - step) + int(left[0]), True
+        if not changed:
+            break
+    return (x0 / scale, y0 / scale, x1 / scale, y1 / scale)
+
+
+def _caption_candidates(gray: np.ndarray, layout: list[LayoutBox], art: list[LayoutBox], dpi: float) -> list[tuple[Box, bool]]:
+    """Blocks that may be captions, as (box in points, labelled a caption by the detector),
+    most trusted first: the detector's caption boxes; its text blocks within pairing reach of
+    a figure/table; text lines right below/above a figure/table that no detector box covers;
+    the first line inside a table/figure box (the detector often boxes a caption with its table)."""
+    art_boxes = [b.box for b in art]
+    out: list[tuple[Box, bool]] = []
+    for block in layout:
+        if block.label in ("figure_caption", "table_caption"):
+            out.append((grow_text_block(gray, block.box, dpi, art_boxes), True))
+    for block in layout:
+        if block.label == "text" and any(edge_distance(block.box, a) <= MAX_PAIR_DISTANCE_PT for a in art_boxes):
+            out.append((grow_text_block(gray, block.box, dpi, art_boxes), False))
+    covered = [b.box for b in layout if b.label not in ("figure", "table")]
+    for a in art_boxes:
+        for downward in (True, False):
+            edge = a[3] if downward else a[1]
+            found = text_block_at(gray, (a[0], a[2]), edge + (1 if downward else -1), dpi, downward)
+            if found is not None and not any(inside_fraction(found, c) > 0.5 for c in covered):
+                out.append((grow_text_block(gray, found, dpi, [x for x in art_boxes if x != a]), False))
+        inner = text_block_at(gray, (a[0], a[2]), a[1], dpi, True, reach_pt=6.0)
+        if inner is not None:
+            out.append((inner, False))
+    return out
 
 
 def scanned_page(doc, page: PageData, dpi: float = OCR_DPI) -> tuple[list[PdfCaption], list[Region]]:
@@ -257,17 +341,12 @@ def scanned_page(doc, page: PageData, dpi: float = OCR_DPI) -> tuple[list[PdfCap
     rgb = render_page(doc, page.index, dpi)
     layout = detect(rgb, dpi)
     art = [b for b in layout if b.label in ("figure", "table") and b.score >= LAYOUT_MIN_SCORE]
-    art_boxes = [b.box for b in art]
     gray = rgb.mean(axis=2)
     captions: list[PdfCaption] = []
-    for block in layout:
-        by_detector = block.label in ("figure_caption", "table_caption")
-        if not by_detector and not (block.label == "text" and _near_art(block.box, art_boxes)):
-            continue
-        grown = LayoutBox(block.label, grow_text_block(gray, block.box, dpi, art_boxes), block.score)
-        if any(inside_fraction(grown.box, c.box_pt) > 0.7 for c in captions):
-            continue  # the detector often gives one caption as a caption box and a text box
-        cap = _caption_from_block(rgb, grown, dpi, page.index, by_detector)
+    for box, by_detector in _caption_candidates(gray, layout, art, dpi):
+        if any(inside_fraction(box, c.box_pt) > 0.5 or inside_fraction(c.box_pt, box) > 0.5 for c in captions):
+            continue  # one caption found as a caption box, a text block and a line below the art
+        cap = _caption_from_block(rgb, LayoutBox("caption", box, 1.0), dpi, page.index, by_detector)
         if cap is not None and not any(c.name == cap.name for c in captions):
             captions.append(cap)
     regions: list[Region] = []
@@ -279,4 +358,10 @@ def scanned_page(doc, page: PageData, dpi: float = OCR_DPI) -> tuple[list[PdfCap
             if box is None or box[2] - box[0] < 8 or box[3] - box[1] < 8:
                 continue
             regions.append(Region(box, label, SOURCE, lb.score))
+    # figures only grow over nearby ink (axis labels, letters); tables keep their footnotes out
+    stops = [c.box_pt for c in captions]
+    for k, r in enumerate(regions):
+        if r.kind == "figure":
+            others = [o.box for o in regions if o is not r]
+            regions[k] = Region(grow_to_ink(gray, r.box, dpi, stops + others), r.kind, r.source, r.score)
     return captions, regions
