@@ -20,9 +20,11 @@ DeepFigures' protocol (per-page Hungarian assignment, IoU >= 0.8; also 0.9 for f
 and pdffigures2's (pairing by page, type and number, predictions whitespace-cropped on the
 page rendered at 100 dpi, IoU >= 0.8). Captions correct at caption-box IoU >= 0.8 or
 matching text. "named" = share of correct figures (DeepFigures protocol) whose predicted
-name is the gold's, i.e. paired with the right caption. Methods that name nothing
-(rapid-layout, embedded images, pymupdf4llm's picture boxes) score 0 under pdffigures2's
-protocol for boxes, which pairs by name: shown as "n/a".
+name is the gold's, i.e. paired with the right caption. pdffigures2's protocol grades
+figures that carry a name and a caption (a figure is correct only with its caption right,
+and every unnamed box is a false positive even in its caption-only mode): methods that
+name no figure boxes (rapid-layout, embedded images, pymupdf4llm's picture boxes) are
+shown as "n/a" there.
 
 Held-out rows (--no-heldout to skip): the 20 PubLayNet page images in
 ``../shared/data/figure_bbox_ground_truth/publaynet_examples`` (COCO boxes, 9 figures + 6
@@ -251,8 +253,9 @@ def main() -> None:
         p2f = f"{'n/a':>6s}" if na else f"{p2['figures'].f1:6.3f}"
         p2t = f"{'n/a':>6s}" if na else f"{p2['tables'].f1:6.3f}"
         named = f"{'n/a':>6s}" if na else f"{df['figures'].pairing_accuracy:6.3f}"
+        p2c = f"{'n/a':>6s}" if na else f"{p2['captions'].f1:6.3f}"
         print(f"{name:16s} | {df['figures'].f1:6.3f} {ev9.overall['deepfigures']['figures'].f1:6.3f} "
-              f"{df['tables'].f1:6.3f} {df['captions'].f1:6.3f} {named} | {p2f} {p2t} {p2['captions'].f1:6.3f} | "
+              f"{df['tables'].f1:6.3f} {df['captions'].f1:6.3f} {named} | {p2f} {p2t} {p2c} | "
               f"{spp:6.3f} {worst:6.2f}")
     print("\nP/R behind the F1 (DeepFigures protocol, IoU 0.8): figures | tables")
     for name, ev8, _, _, _ in rows:
