@@ -119,6 +119,10 @@ def test_formats_medfig_and_pdffigures2_read_the_same(tmp_path):
     ev = evaluate_papers({"a": a}, {"a": b}, protocols=("deepfigures",))
     assert ev.overall["deepfigures"]["figures"].f1 == 1.0
     assert ev.overall["deepfigures"]["captions"].n_pred == 2  # the regionless caption counts as a caption
+    # pdffigures2 without the PDF ("x.pdf" does not exist): scored uncropped, and said so
+    ev = evaluate_papers({"a": a}, {"a": b})
+    assert ev.uncropped == ["a"] and "WITHOUT whitespace cropping" in ev.table()
+    assert ev.overall["pdffigures2"]["figures"].f1 == 1.0
     (tmp_path / "bad.json").write_text("{not json")
     (tmp_path / "ok.json").write_text(json.dumps(p2_doc))
     papers, errors = load_figure_dir(tmp_path)

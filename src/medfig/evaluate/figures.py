@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -380,29 +382,33 @@ class FigureEvaluation:
         return "\n".join(lines)
 
 
+@lru_cache(maxsize=4)
+def _pdfs_under(root: str) -> tuple[Path, ...]:
+    """Every PDF below ``root`` (listed once per evaluation, not once per paper)."""
+    return tuple(sorted(Path(root).rglob("*.pdf")))
+
+
 def _find_pdf(gold, pred, pdf_dir) -> Path | None:
     """The paper's PDF for whitespace cropping: under ``pdf_dir`` (the gold's recorded
     relative path, ``{key}.pdf``, or a PDF whose path contains the key), else the path
     recorded in the gold or prediction JSON (absolute, or relative to that JSON's folder)."""
-    from pathlib import Path as _P
-
     recorded = [x for x in (gold.pdf, pred.pdf if pred else None) if x]
     if pdf_dir:
-        root = _P(pdf_dir)
+        root = Path(pdf_dir)
         for rel in recorded:
             if (root / rel).is_file():
                 return root / rel
         if (root / f"{gold.key}.pdf").is_file():
             return root / f"{gold.key}.pdf"
-        hits = [p for p in root.rglob("*.pdf") if gold.key in p.parts or p.stem == gold.key]
+        hits = [p for p in _pdfs_under(str(root)) if gold.key in p.parts or p.stem == gold.key]
         if len(hits) == 1:
             return hits[0]
     for obj in (gold, pred):
         if obj is None or not obj.pdf:
             continue
-        cands = [_P(obj.pdf)]
+        cands = [Path(obj.pdf)]
         if obj.source:
-            cands.append(_P(obj.source).parent / obj.pdf)
+            cands.append(Path(obj.source).parent / obj.pdf)
         for c in cands:
             if c.is_file():
                 return c
