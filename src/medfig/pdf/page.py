@@ -245,13 +245,15 @@ def _chars(textpage, display: Matrix, height: float) -> list[_Char]:
             estimate += last_estimate
         a, b, c, d, _, _ = info.matrix
         if info.tf > 0 and b == 0 and c == 0 and a > 0 and d > 0:
-            # PDFium's loose box is the union of the glyph's advance box and its ink: where the ink
-            # reaches past the advance (italic f), the advance is estimated from the font's width
-            pdfium_c.FPDFText_GetCharBox(textpage, index, tl, tr, tb, tt)
+            # PDFium's loose box is the union of the glyph's advance box and its ink. Its right edge is
+            # the advance's end unless the ink reaches past it (italic f): only then (the font's width
+            # falls short of the edge) is the ink box read, and the font's width used if it is the ink
             end = loose.right
             advance = estimate * info.tf * a
-            if loose.right <= tr.value + 0.01 and advance > 0 and origin[0] + advance <= loose.right + 0.01:
-                end = origin[0] + advance
+            if advance > 0 and origin[0] + advance < loose.right - 0.01:
+                pdfium_c.FPDFText_GetCharBox(textpage, index, tl, tr, tb, tt)
+                if loose.right <= tr.value + 0.01:
+                    end = origin[0] + advance
             low = loose.bottom
             box = (origin[0], low, max(origin[0], end), low + info.tf * d)
         elif info.tf > 0 and estimate > 0:
