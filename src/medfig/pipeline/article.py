@@ -18,6 +18,7 @@ from pathlib import Path
 
 from medfig.jats.graphics import is_thumbnail
 from medfig.records import Article, ErrorRecord, Figure, JatsError, Licence, SourceError
+from medfig.pipeline.atomic import atomic_write_bytes
 from medfig.pipeline.images import ImageError, store_image
 
 FATAL_STAGES = {"source", "xml", "internal"}
@@ -235,16 +236,19 @@ def _crop_located(pdf: bytes, located: dict, rows: list[dict], key: str, out_dir
             found = located[row["figure_id"]]
             try:
                 page = doc[found.page]
-                png, _, _ = render_box_png(page, found.box_pt, CROP_DPI)
+                png, width, height = render_box_png(page, found.box_pt, CROP_DPI)
                 page.close()
-                stored = store_image(png, f"{row['figure_id']}.png",
-                                     image_dir(out_dir, key) / safe_name(row["figure_id"]))
-            except (ImageError, OSError, ValueError, pdfium.PdfiumError) as exc:
+                if width < 1 or height < 1:
+                    raise ValueError(f"empty crop box {found.box_pt}")
+                # our own render: written as is, not decoded again to be checked as a package file is
+                path = image_dir(out_dir, key) / f"{safe_name(row['figure_id'])}.png"
+                atomic_write_bytes(path, png, only_if_changed=True)
+            except (OSError, ValueError, pdfium.PdfiumError) as exc:
                 result.errors.append(error_row(key, "pdf", f"figure {row['figure_id']}: crop failed ({exc})", where))
                 continue
             row.update(
-                image_path=stored.path.relative_to(out_dir).as_posix(), image_format=stored.format,
-                source_image_format="PDF", width=stored.width, height=stored.height, sha256=stored.sha256,
+                image_path=path.relative_to(out_dir).as_posix(), image_format="PNG",
+                source_image_format="PDF", width=width, height=height, sha256=hashlib.sha256(png).hexdigest(),
                 image_status="ok", image_error=None, image_source="pdf", pdf_page=found.page,
                 pdf_box=[round(v, 2) for v in found.box_pt],
             )
