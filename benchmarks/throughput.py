@@ -19,7 +19,9 @@ filters, concepts, splits; no trained image filter, which is not in the default)
 one process over the whole dataset, so it runs once, on the dataset of the first
 configuration, and its seconds (loading its models included) are charged to every row:
 articles/min/core = articles / (build wall x workers + curate seconds) x 60, i.e. the
-core-seconds of both stages. The build-only rate is printed next to it.
+core-seconds of both stages. The build-only rate is printed next to it, and, for the
+local executor, the same rate over CPU seconds (this process + its worker processes):
+on a shared machine wall time also counts other people's jobs, CPU time much less.
 
 The Ray rows start a local Ray with exactly --workers CPUs before the clock
 starts (cluster start-up is not article work). Machines here are shared:
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import tempfile
 import time
@@ -82,7 +85,7 @@ def run_curate(dataset: Path, release: Path) -> dict:
                 seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - t
         return call
 
-    started = time.perf_counter()
+    started, cpu_before = time.perf_counter(), _cpu_seconds()
     opts = CurateOptions()
     steps = default_steps(dataset, opts)
     seconds["setup"] = time.perf_counter() - started
@@ -97,7 +100,8 @@ def run_curate(dataset: Path, release: Path) -> dict:
     total = time.perf_counter() - started
     seconds["write"] = max(0.0, total - sum(seconds.values()))  # loading rows, writing the release
     shutil.rmtree(release)
-    return {"seconds": total, "steps": seconds, "figures_in": report.n_in, "figures_kept": report.n_kept}
+    return {"seconds": total, "cpu": _cpu_seconds() - cpu_before, "steps": seconds, "figures_in": report.n_in,
+            "figures_kept": report.n_kept}
 
 
 def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool = True,
@@ -110,9 +114,14 @@ def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool 
         ray.shutdown()
         connect(None, num_cpus=workers)
     out = work / f"ds-{executor}-{workers}"
+    cpu_before = _cpu_seconds()
     started = time.perf_counter()
     report = build(corpus, out, workers=workers, progress=False, executor=executor, subfigures=subfigures)
     wall = time.perf_counter() - started
+    # CPU seconds of this process and of the local pool's worker processes (its children, reaped at
+    # the end of the build): less sensitive than wall time to other jobs on a shared machine. Ray's
+    # workers are not our children, so the Ray rows leave it out.
+    cpu = _cpu_seconds() - cpu_before if executor == "local" else None
     if executor == "ray":
         import ray
 
@@ -121,7 +130,13 @@ def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool 
     shutil.rmtree(out)
     return {"articles": report.articles_processed, "figures": report.figures_written, "wall": wall,
             "stages": dict(report.seconds_by_stage), "rss": report.peak_worker_rss_mb,
-            "errors": sum(report.errors_by_stage.values()), "curate": curated}
+            "errors": sum(report.errors_by_stage.values()), "curate": curated, "cpu": cpu}
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main() -> None:
@@ -149,16 +164,19 @@ def main() -> None:
         what += "" if curated else ", build only"
         print(f"medfig build + curate ({what}) on {n} real articles (shared corpus replicated), "
               f"{os.cpu_count()} cores\n")
+        curate_cpu = curated["cpu"] if curated else 0.0
         print("| executor | workers | articles | figures | build wall s | build articles/min/core | curate s "
-              "| **articles/min/core (build + curate)** | build speed-up vs 1 worker | peak RSS/worker MB |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+              "| **articles/min/core (build + curate)** | articles per CPU-minute (build + curate) "
+              "| build speed-up vs 1 worker | peak RSS/worker MB |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for (executor, workers), r in results.items():
             build_rate = r["articles"] / (r["wall"] * workers) * 60
             rate = r["articles"] / (r["wall"] * workers + curate_s) * 60
+            cpu_rate = f"{r['articles'] / (r['cpu'] + curate_cpu) * 60:.0f}" if r["cpu"] else "n/a"
             base = results.get((executor, 1))
             speedup = base["wall"] / r["wall"] if base else float("nan")
             print(f"| {executor} | {workers} | {r['articles']} | {r['figures']} | {r['wall']:.1f} | {build_rate:.0f} "
-                  f"| {curate_s:.1f} | **{rate:.0f}** | {speedup:.2f}x | {r['rss']:.0f} |")
+                  f"| {curate_s:.1f} | **{rate:.0f}** | {cpu_rate} | {speedup:.2f}x | {r['rss']:.0f} |")
         stages = sorted({s for r in results.values() for s in r["stages"]})
         columns = stages + (["curate"] if curated else [])
         print("\nTime by stage (build: seconds summed over articles in the workers; curate: the one curation "
