@@ -94,8 +94,17 @@ def analyze_compound(
     compound = layout.compound
     panels = list(layout.panels)
     ocr: list[PanelLabel] = []
+    letters = {l for l in parsed.labels if len(l) == 1}
     if alignment == "label" and compound:
-        ocr = find_panel_labels(img, layout, {l for l in parsed.labels if len(l) == 1})
+        ocr = find_panel_labels(img, layout, letters)
+    elif alignment == "label" and boxes is None and len([l for l in letters if l.isalpha()]) >= 2:
+        # One piece, but the caption names two or more panels: radiology on black with black
+        # gaps the XY-cut may not cut. If the letters are read where panels start, cut there.
+        ocr = find_panel_labels(img, layout, letters)
+        anchored = anchor_panels_on_letters(panels, layout.text_blocks, ocr, parsed)
+        if anchored is not None and len(anchored) >= 2:
+            panels, compound = anchored, True
+            layout.panels = list(anchored)
     if not compound:
         return CompoundResult(False, [], layout, ocr, parsed)
     if alignment == "label":

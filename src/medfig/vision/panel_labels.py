@@ -240,7 +240,7 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
         if l.text.isalpha() and k in wanted and (k not in read or l.score > read[k].score):
             read[k] = l
     missing = sorted(wanted - set(read))
-    if len(read) < 2 or not missing or len(missing) > 4:
+    if not read or not missing or len(missing) > 4:
         return []
     heights = sorted(l.box[3] - l.box[1] for l in read.values())
     h = heights[len(heights) // 2]
@@ -270,15 +270,16 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
         for (x0, y0, x1, y1), axis, at in strips:
             if x1 - x0 < h // 2 or y1 - y0 < h // 2:
                 continue
-            mask = (gray[y0:y1, x0:x1] < 128).astype(np.uint8)
-            n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-            for i in range(1, n):
-                bx, by, bw, bh, _ = (int(v) for v in stats[i])
-                box = (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh)
-                off = abs(box[axis] - at)  # panel letters line up on their left / top edges
-                # x-height letters (a, c, e) are shorter than b, d, f: down to 0.6 of the median
-                if 0.6 * h <= bh <= 1.3 * h and 0.3 * h <= bw <= 1.3 * h and off <= 0.6 * h:
-                    cands.append((off, box))
+            window = gray[y0:y1, x0:x1]
+            # dark letters on a light page, light letters on a dark image
+            for mask in (window < 128, window >= 128):
+                _, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+                for bx, by, bw, bh, _ in stats[1:].tolist():
+                    box = (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh)
+                    off = abs(box[axis] - at)  # panel letters line up on their left / top edges
+                    # x-height letters (a, c, e) are shorter than b, d, f: down to 0.6 of the median
+                    if 0.6 * h <= bh <= 1.3 * h and 0.3 * h <= bw <= 1.3 * h and off <= 0.6 * h:
+                        cands.append((off, box))
         cands.sort(key=lambda t: t[0])
         tried = 0
         for _, box in cands:

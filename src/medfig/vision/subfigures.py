@@ -280,6 +280,25 @@ def _cut(
         _cut(ink, gray, p, min_gap, leaves, depth + 1, dark, trim_ink)
 
 
+FLAT_BLACK = 3  # page black a composite is pasted on: no image noise at all
+
+
+def _trim_flat_black(gray: np.ndarray, box: Box) -> Box:
+    """Cut off the page's flat black (all pixels <= FLAT_BLACK) round a panel of a dark
+    figure: the black gaps the XY-cut did not cut leave the outer panels reaching to the
+    figure edge. A radiograph's own dark margin carries noise and is kept."""
+    x0, y0, x1, y1 = box
+    sub = gray[y0:y1, x0:x1] > FLAT_BLACK
+    rows = np.flatnonzero(sub.any(axis=1))
+    cols = np.flatnonzero(sub.any(axis=0))
+    if rows.size == 0 or cols.size == 0:
+        return box
+    trimmed = (x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
+    tw, th = trimmed[2] - trimmed[0], trimmed[3] - trimmed[1]
+    # only a margin, never the picture: keep the box when the trim would take most of it
+    return trimmed if tw * th >= 0.5 * (x1 - x0) * (y1 - y0) else box
+
+
 def _is_panel(box: Box, width: int, height: int) -> bool:
     w, h = box[2] - box[0], box[3] - box[1]
     longest = max(width, height)
@@ -404,6 +423,8 @@ def find_panels(image: Image.Image) -> PanelLayout:
     text = [b for b in text if (b[2] - b[0]) * (b[3] - b[1]) >= 12]
     if light:
         panels = _absorb_chart_text(panels, text, ink, max(w, h))
+    else:
+        panels = [_trim_flat_black(gray, b) for b in panels]
 
     def back(b: Box) -> Box:
         if scale == 1.0:
