@@ -368,3 +368,25 @@ def test_text_blocks_do_not_snowball_along_a_rule():
     assert all(b[3] - b[1] <= 18 for b in merged if b != letter)  # staircase pieces are 12 tall
     # a 1 px frame edge is a rule: find_panels keeps it out of the text lines
     assert _is_rule((0, 0, 1, 400)) and not _is_rule(letter) and not _is_rule((0, 0, 3, 13))
+
+
+def test_dark_pair_without_edges_is_cut_at_the_letters_its_caption_names():
+    # two radiographs on black with no visible edge: one piece for the XY-cut. When the
+    # caption names two panels and "A", "B" are read at their top-left, the figure is cut
+    # at B; the same picture under a caption without panel letters stays one panel.
+    img = Image.new("RGB", (420, 260), "black")
+    d = ImageDraw.Draw(img)
+    rng = np.random.default_rng(4)
+    for x0 in (40, 250):
+        d.ellipse([x0, 50, x0 + 140, 240], fill=(150, 150, 150))
+        noise = rng.integers(0, 40, (120, 60), dtype=np.uint8)
+        img.paste(Image.fromarray(np.stack([noise + 100] * 3, axis=-1)), (x0 + 40, 90))
+    font = ImageFont.load_default(size=28)
+    d.text((12, 8), "A", fill="white", font=font)
+    d.text((222, 8), "B", fill="white", font=font)
+    assert not find_panels(img).compound
+    result = analyze_compound(img, "(A) Right femur. (B) Left femur.")
+    got = {s.label: s.box_px for s in result.subfigures}
+    assert set(got) == {"a", "b"}
+    assert got["a"][2] == got["b"][0] and 215 <= got["b"][0] <= 230 and got["b"][2] >= 390  # cut at B
+    assert not analyze_compound(img, "Both femora on plain radiographs.").compound
