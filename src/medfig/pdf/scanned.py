@@ -24,12 +24,12 @@ import re
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from medfig.pdf.geometry import area, edge_distance, inside_fraction, intersection
+from medfig.pdf.geometry import area, edge_distance, inside_fraction, intersection, iou
 from medfig.pdf.labels import parse_label
 from medfig.pdf.layout import LayoutBox, detect
 from medfig.pdf.pairing import MAX_PAIR_DISTANCE_PT
 from medfig.pdf.page import PageData
-from medfig.pdf.regions import LAYOUT_MIN_SCORE, Region, _nms_contained, _trim_captions
+from medfig.pdf.regions import LAYOUT_MIN_SCORE, Region
 from medfig.pdf.types import Box, PdfCaption
 
 OCR_DPI = 200.0  # 8-pt caption text is ~22 px high: PP-OCR reads it reliably
@@ -37,6 +37,7 @@ MAX_TEXT_CHARS = 20  # a page with more text-layer characters than this is not i
 MIN_IMAGE_COVER = 0.6  # share of the page covered by raster images
 CAPTION_SEARCH_PT = 40.0  # text lines starting this close below/above a figure/table may be its caption
 MAX_CAPTION_PT = 200.0  # longest caption block searched for under/over a figure
+MIN_PIECE_PT = 20.0  # a region piece left after cutting out a caption must be this high
 ART_GROW_PT = 6.0  # ink this close to a figure box is figure text (axis labels, panel letters)
 INK_LEVEL = 235  # grey value below which a pixel is ink (page backgrounds of scans are ~250)
 MIN_OCR_SCORE = 0.5
@@ -200,6 +201,9 @@ def fix_ocr_label(line: str) -> str:
     """Repair an OCR-misread label word at the start of a line: "FiGuRe 5:", "FtGuuz 5:",
     "TAB1E 3:", "TABL.E 1:", "Fig, 4." -> "Figure 5:", "Table 3:", "Fig. 4." (the kind word
     within a small edit distance of figure/table/fig, followed by a number)."""
+    numbered = re.match(r"^\s*\d{1,4}\s*(?=[A-Za-z])", line)  # a preprint's margin line number: "565Table 2."
+    if numbered and parse_label(fix_ocr_label(line[numbered.end():])) is not None:
+        return fix_ocr_label(line[numbered.end():])
     m = re.match(r"^\s*(\S{3,8}?)[,.]?\s+(S?\d{1,3}[A-Za-z]?\b.*)$", line)
     if not m:
         return line
@@ -262,6 +266,11 @@ def text_block_at(gray: np.ndarray, x_range: tuple[float, float], y: float, dpi:
         return None
     if not downward:
         bands = bands[::-1]
+    min_px = MIN_LINE_PT * scale
+    while bands and bands[0][3] - bands[0][1] < min_px:
+        bands = bands[1:]  # the bottom edge of panel letters or tick labels the figure box cut
+    if not bands:
+        return None
     reach = int(reach_pt * scale)
     first = bands[0]
     if (first[1] if downward else (hi - lo) - first[3]) > reach:
@@ -310,6 +319,38 @@ def grow_to_ink(gray: np.ndarray, box_pt: Box, dpi: float, stops: list[Box]) -> 
     return (x0 / scale, y0 / scale, x1 / scale, y1 / scale)
 
 
+def best_boxes(boxes: list[LayoutBox]) -> list[LayoutBox]:
+    """Overlapping detector boxes of one class, surest first: a box overlapping a kept one
+    (IoU > 0.5), lying mostly inside it, or spanning two or more kept boxes is dropped. With
+    no PDF objects to snap to, a low-score box around several figures (a whole page column)
+    must not replace the confident boxes of the figures in it."""
+    keep: list[LayoutBox] = []
+    for b in sorted(boxes, key=lambda b: -b.score):
+        if any(iou(b.box, k.box) > 0.5 or inside_fraction(b.box, k.box) > 0.7 for k in keep):
+            continue
+        if sum(inside_fraction(k.box, b.box) > 0.7 for k in keep) >= 2:
+            continue
+        keep.append(b)
+    return keep
+
+
+def split_at_captions(box: Box, captions: list[PdfCaption]) -> list[Box]:
+    """A detector box running over a caption is cut there into the parts above and below it
+    (the detector boxes stacked figures with the caption between them as one); pieces
+    smaller than ``MIN_PIECE_PT`` high are dropped. Without a caption inside: the box."""
+    pieces = [box]
+    for cap in sorted(captions, key=lambda c: c.box_pt[1]):
+        c = cap.box_pt
+        out = []
+        for p in pieces:
+            if intersection(p, c) <= 0.3 * area(c):
+                out.append(p)
+                continue
+            out += [q for q in ((p[0], p[1], p[2], c[1] - 1), (p[0], c[3] + 1, p[2], p[3])) if q[3] - q[1] >= MIN_PIECE_PT]
+        pieces = out
+    return pieces
+
+
 def _caption_candidates(gray: np.ndarray, layout: list[LayoutBox], art: list[LayoutBox], dpi: float) -> list[tuple[Box, bool]]:
     """Blocks that may be captions, as (box in points, labelled a caption by the detector),
     most trusted first: the detector's caption boxes; its text blocks within pairing reach of
@@ -351,13 +392,14 @@ def scanned_page(doc, page: PageData, dpi: float = OCR_DPI) -> tuple[list[PdfCap
             captions.append(cap)
     regions: list[Region] = []
     for label in ("figure", "table"):
-        for lb in _nms_contained([b for b in art if b.label == label]):
+        for lb in best_boxes([b for b in art if b.label == label]):
             if any(intersection(lb.box, c.box_pt) > 0.5 * area(lb.box) for c in captions):
                 continue  # a caption the detector also called figure/table
-            box = trim_to_ink(gray, _trim_captions(lb.box, captions), dpi)
-            if box is None or box[2] - box[0] < 8 or box[3] - box[1] < 8:
-                continue
-            regions.append(Region(box, label, SOURCE, lb.score))
+            for piece in split_at_captions(lb.box, captions):
+                box = trim_to_ink(gray, piece, dpi)
+                if box is None or box[2] - box[0] < 8 or box[3] - box[1] < 8:
+                    continue
+                regions.append(Region(box, label, SOURCE, lb.score))
     # figures only grow over nearby ink (axis labels, letters); tables keep their footnotes out
     stops = [c.box_pt for c in captions]
     for k, r in enumerate(regions):
