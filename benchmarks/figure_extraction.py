@@ -28,8 +28,9 @@ shown as "n/a" there.
 
 Held-out rows (--no-heldout to skip): the 20 PubLayNet page images in
 ``../shared/data/figure_bbox_ground_truth/publaynet_examples`` (COCO boxes, 9 figures + 6
-tables, made automatically by PubLayNet's PDF-XML matching; never used for development;
-no PDFs): rapid-layout alone vs. medfig's image-only (scanned) path, each page image
+tables, made automatically by PubLayNet's PDF-XML matching; not used to develop the
+text-PDF extractor — benchmarks/scanned_pages.py measures the scanned-page path on them
+too; no PDFs): rapid-layout alone vs. medfig's image-only (scanned) path, each page image
 wrapped as a one-page image-only PDF.
 """
 
@@ -263,7 +264,8 @@ def main() -> None:
         print(f"{name:16s} figures P {f.precision:.3f} R {f.recall:.3f} ({f.correct}/{f.n_pred} pred, {f.n_gold} gold) | "
               f"tables P {t.precision:.3f} R {t.recall:.3f} ({t.correct}/{t.n_pred}, {t.n_gold})")
     if not a.no_heldout:
-        print("\nHeld out: 20 PubLayNet PMC page images (COCO boxes, 9 figures + 6 tables; never used in development)")
+        print("\nPubLayNet: 20 PMC page images, no PDFs (COCO boxes from PubLayNet's PDF-XML matching: 9 figures + 6 tables),"
+              "\nnot used to develop the text-PDF extractor; F1 at IoU 0.8 (Hungarian per page)")
         path = image_only_path()
         print(f"medfig image-only path: {path or 'none in medfig.pdf (scanned pages are not handled): rapid-layout alone scored'}")
         for name, fig, tab, spp in heldout_publaynet(path is not None):
