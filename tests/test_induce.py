@@ -128,10 +128,12 @@ def test_cli_writes_gold_readable_json_and_names_bad_packages(tmp_path):
     shutil.copy(DATA / "pmc_hindawi_xml_pdf" / "PMC4657150" / "fulltext.xml", bad / "fulltext.xml")
     (bad / "fulltext.pdf").write_bytes(b"this is not a pdf")
     out = tmp_path / "out"
-    r = subprocess.run([sys.executable, "-m", "medfig.cli", "induce", str(src), "-o", str(out), "-q"],
-                       capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "medfig.cli", "induce", str(src), "-o", str(out), "-q", "--draw",
+                        str(tmp_path / "png")], capture_output=True, text=True)
     assert r.returncode == 1 and "PMCBAD" in r.stderr and "cannot open PDF" in r.stderr
     assert "1/2 articles" in r.stdout
+    # one drawing per page holding a box (PMC4657150: table on page 2, figures on pages 2 and 3)
+    assert sorted(x.name for x in (tmp_path / "png").iterdir()) == ["PMC4657150_p02.png", "PMC4657150_p03.png"]
     doc = json.loads((out / "PMC4657150.json").read_text())
     assert doc["schema"] == "medfig.pdf_figures/1" and {f["method"] for f in doc["figures"]} == {"band", "bow-interval"}
     (paper,) = load_figure_file(out / "PMC4657150.json")

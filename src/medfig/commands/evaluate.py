@@ -60,7 +60,7 @@ def _figures_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("gold", help="gold: same formats (e.g. medfig induce output or benchmarks/gold/pdf_figures/gold.json)")
     p.add_argument("--protocol", choices=["deepfigures", "pdffigures2", "both"], default="both",
                    help="DeepFigures (per-page Hungarian on IoU) or pdffigures2 (pairing by page/type/number, "
-                        "predictions whitespace-cropped) or both (default)")
+                        "boxes whitespace-cropped, a figure right only with its caption) or both (default)")
     p.add_argument("--iou", type=float, default=0.8, help="IoU threshold for a correct box (default 0.8)")
     p.add_argument("--pdf-dir", default=None,
                    help="folder holding the PDFs, for pdffigures2's whitespace cropping (otherwise the PDF path "
