@@ -8,6 +8,7 @@ extraction of the original pages is the reference.
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -66,19 +67,86 @@ def test_cheap_mode_says_the_pdf_is_image_only(data_dir):
     assert "cheap mode" in result.warnings[0]
 
 
-def test_text_pdfs_never_take_the_ocr_path(data_dir):
-    """The image-only check uses the text layer read_page already has: a text PDF with full-page
-    raster figures is not mistaken for a scan, and OCR never runs on it."""
+def searchable_scan_pdf(pdf_path, pages, dpi: float = SCAN_DPI) -> bytes:
+    """A searchable scan: each page a JPEG of the original page, under an invisible text layer
+    holding the original text runs at their places (as OCR software writes it)."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    src = pdfium.PdfDocument(str(pdf_path))
+    out = pdfium.PdfDocument.new()
+    for i in pages:
+        src_page = src[i]
+        w, h = src_page.get_size()
+        page = out.new_page(w, h)
+        jpeg = io.BytesIO()
+        src_page.render(scale=dpi / 72.0).to_pil().convert("RGB").save(jpeg, format="JPEG", quality=80)
+        jpeg.seek(0)
+        image = pdfium.PdfImage.new(out)
+        image.load_jpeg(jpeg, pages=[page])
+        image.set_matrix(pdfium.PdfMatrix().scale(w, h))
+        page.insert_obj(image)
+        textpage = src_page.get_textpage()
+        for k in range(textpage.count_rects()):
+            left, bottom, right, top = textpage.get_rect(k)
+            text = textpage.get_text_bounded(left, bottom, right, top).strip()
+            if not text:
+                continue
+            obj = pdfium_c.FPDFPageObj_NewTextObj(out.raw, b"Helvetica", ctypes.c_float(max(1.0, 0.9 * (top - bottom))))
+            utf16 = (text + "\x00").encode("utf-16-le")
+            pdfium_c.FPDFText_SetText(obj, ctypes.cast(ctypes.c_char_p(utf16), ctypes.POINTER(pdfium_c.FPDF_WCHAR)))
+            pdfium_c.FPDFTextObj_SetTextRenderMode(obj, pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE)
+            pdfium_c.FPDFPageObj_Transform(obj, 1, 0, 0, 1, left, bottom)
+            pdfium_c.FPDFPage_InsertObject(page.raw, obj)
+        page.gen_content()
+        textpage.close()
+        src_page.close()
+        page.close()
+    buf = io.BytesIO()
+    out.save(buf)
+    out.close()
+    src.close()
+    return buf.getvalue()
+
+
+def test_searchable_scan_takes_captions_from_its_text_layer(data_dir, scanned):
+    """A scan with an invisible OCR text layer: captions from the text, regions from the page
+    image (without this, the page-sized raster became every figure's box)."""
+    original, _ = scanned
+    result = extract_pdf(searchable_scan_pdf(data_dir / SOURCE_PDF, PAGES), name="searchable.pdf")
+    assert any("searchable.pdf: scanned PDF with a text layer" in w for w in result.warnings)
+    reference = [f for f in original.figures if f.page in PAGES]
+    assert sorted(f.name for f in result.figures) == sorted(f.name for f in reference)
+    for ref in reference:
+        got = next(f for f in result.figures if f.name == ref.name)
+        assert got.source == "scanned" and got.page == PAGES.index(ref.page)
+        assert iou(got.box_pt, ref.box_pt) >= 0.9, (ref.name, got.box_pt, ref.box_pt)
+        assert got.caption.split()[:4] == ref.caption.split()[:4]
+
+
+def test_text_pdfs_never_take_the_scanned_paths(data_dir):
+    """Both scan checks use what read_page already has; on every page of the 34 gold PDFs
+    (text PDFs, some with page-wide raster figures) neither fires, so OCR never runs."""
+    import json
+
     from medfig.pdf.document import open_pdf, read_pdf_bytes
     from medfig.pdf.page import read_page
+    from medfig.pdf.scanned import is_scan_with_text
 
-    for rel in (SOURCE_PDF, "pmc_hindawi_xml_pdf/PMC4706923/fulltext.pdf"):
-        data, name = read_pdf_bytes(data_dir / rel)
-        doc, plumber = open_pdf(data, name)
+    gold = json.loads((Path(__file__).resolve().parents[1] / "benchmarks/gold/pdf_figures/gold.json").read_text())
+    n_pages = 0
+    for paper in gold["papers"]:
+        data, name = read_pdf_bytes(data_dir / paper["pdf"])
+        doc, reader = open_pdf(data, name)
         try:
-            assert not any(is_image_only(read_page(p, i)) for i, p in enumerate(plumber.pages))
+            for i in range(len(doc)):
+                page = read_page(reader.pages[i], i)
+                assert not is_image_only(page) and not is_scan_with_text(page), (name, i)
+                n_pages += 1
         finally:
-            plumber.close()
+            reader.close()
             doc.close()
+    assert n_pages > 200
     result = extract_pdf(data_dir / SOURCE_PDF)
     assert "ocr" not in result.seconds_by_stage and not result.warnings

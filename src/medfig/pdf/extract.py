@@ -20,7 +20,7 @@ from medfig.pdf.page import PageData, read_page
 from medfig.pdf.pairing import absorb_fragments, cross_page_targets, pair, pair_across_pages
 from medfig.pdf.regions import Region, propose_regions
 from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
-from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, scanned_page
+from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, is_scan_with_text, scanned_page
 from medfig.pdf.geometry import iou as _iou
 from medfig.pdf.types import ExtractedFigure, PdfCaption, PdfExtraction, PdfExtractionError
 
@@ -65,7 +65,7 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
         pages: list[PageData] = []
         captions = []
         scanned_regions: dict[int, list[Region]] = {}  # image-only pages: regions from the OCR fallback
-        n_image_only = 0
+        n_image_only = n_scan_with_text = 0
         rotated: dict[int, int | None] = {}  # page -> clockwise turn that makes its text upright
         for i in range(n):
             if time_limit_s is not None and time.perf_counter() - t_start > time_limit_s:
@@ -94,8 +94,17 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
                     stages["ocr"] += time.perf_counter() - t
                 continue
             t = time.perf_counter()
-            captions.extend(find_captions(page))
+            page_caps = find_captions(page)
+            captions.extend(page_caps)
             stages["captions"] += time.perf_counter() - t
+            if use_layout and is_scan_with_text(page):  # searchable scan: no drawn objects but the page image
+                n_scan_with_text += 1
+                t = time.perf_counter()
+                _, scanned_regions[i] = scanned_page(doc, page, text_captions=page_caps)
+                stages["ocr"] += time.perf_counter() - t
+        if n_scan_with_text:
+            result.warnings.append(f"{display}: scanned PDF with a text layer: captions from the text layer, regions "
+                                   f"from the layout detector on the page image ({n_scan_with_text} of {len(pages)} pages)")
         if n_image_only:
             what = ("OCR fallback: captions read by OCR, regions from the layout detector" if use_layout else
                     "no text layer and the OCR fallback needs the layout detector (not run in cheap mode)")

@@ -14,6 +14,9 @@ the check costs nothing on text PDFs). For such pages:
    boxes by several points) and cut where they run into a caption;
 4. the caller pairs captions and regions with the usual Hungarian pairing.
 
+A *searchable scan* (:func:`is_scan_with_text`: a page-sized raster under an OCR text
+layer) takes its captions from the text layer and its regions from steps 1 and 3.
+
 Everything returned is in PDF points, origin top-left of the page, ``[x0, y0, x1, y1]``.
 """
 
@@ -35,6 +38,7 @@ from medfig.pdf.types import Box, PdfCaption
 OCR_DPI = 200.0  # 8-pt caption text is ~22 px high: PP-OCR reads it reliably
 MAX_TEXT_CHARS = 20  # a page with more text-layer characters than this is not image-only
 MIN_IMAGE_COVER = 0.6  # share of the page covered by raster images
+FULL_PAGE_COVER = 0.9  # one raster this large under text: a searchable scan
 CAPTION_SEARCH_PT = 40.0  # text lines starting this close below/above a figure/table may be its caption
 MAX_CAPTION_PT = 200.0  # longest caption block searched for under/over a figure
 MIN_PIECE_PT = 20.0  # a region piece left after cutting out a caption must be this high
@@ -59,6 +63,16 @@ def is_image_only(page: PageData) -> bool:
         return False
     covered = sum(area(g.box) for g in page.graphics if g.kind == "image")
     return covered >= MIN_IMAGE_COVER * page.width * page.height
+
+
+def is_scan_with_text(page: PageData) -> bool:
+    """A scanned page with a text layer (a searchable scan: invisible OCR text over the page
+    image): one raster covers nearly the whole page and the page has text. Its captions come
+    from the text layer, its regions from the page image (the only drawn object is the scan)."""
+    if page.width <= 0 or page.height <= 0 or not page.words:
+        return False
+    page_area = page.width * page.height
+    return any(g.kind == "image" and area(g.box) >= FULL_PAGE_COVER * page_area for g in page.graphics)
 
 
 def render_page(doc, index: int, dpi: float = OCR_DPI) -> np.ndarray:
@@ -377,19 +391,34 @@ def _caption_candidates(gray: np.ndarray, layout: list[LayoutBox], art: list[Lay
     return out
 
 
-def scanned_page(doc, page: PageData, dpi: float = OCR_DPI) -> tuple[list[PdfCaption], list[Region]]:
-    """Captions (OCR) and figure/table regions (detector, trimmed to ink) of an image-only page."""
+def scanned_page(doc, page: PageData, dpi: float = OCR_DPI,
+                 text_captions: list[PdfCaption] | None = None) -> tuple[list[PdfCaption], list[Region]]:
+    """Captions and figure/table regions (detector, trimmed to ink) of a scanned page.
+
+    ``text_captions``: the captions found in the page's own (OCR) text layer, for a scan with
+    a text layer (:func:`is_scan_with_text`); None for an image-only page, whose captions are
+    read by OCR here."""
     rgb = render_page(doc, page.index, dpi)
     layout = detect(rgb, dpi)
     art = [b for b in layout if b.label in ("figure", "table") and b.score >= LAYOUT_MIN_SCORE]
     gray = rgb.mean(axis=2)
+    captions = list(text_captions) if text_captions is not None else _ocr_captions(rgb, gray, layout, art, dpi, page.index)
+    return captions, _scan_regions(gray, art, captions, dpi)
+
+
+def _ocr_captions(rgb: np.ndarray, gray: np.ndarray, layout: list[LayoutBox], art: list[LayoutBox], dpi: float,
+                  page_index: int) -> list[PdfCaption]:
     captions: list[PdfCaption] = []
     for box, by_detector in _caption_candidates(gray, layout, art, dpi):
         if any(inside_fraction(box, c.box_pt) > 0.5 or inside_fraction(c.box_pt, box) > 0.5 for c in captions):
             continue  # one caption found as a caption box, a text block and a line below the art
-        cap = _caption_from_block(rgb, LayoutBox("caption", box, 1.0), dpi, page.index, by_detector)
+        cap = _caption_from_block(rgb, LayoutBox("caption", box, 1.0), dpi, page_index, by_detector)
         if cap is not None and not any(c.name == cap.name for c in captions):
             captions.append(cap)
+    return captions
+
+
+def _scan_regions(gray: np.ndarray, art: list[LayoutBox], captions: list[PdfCaption], dpi: float) -> list[Region]:
     regions: list[Region] = []
     for label in ("figure", "table"):
         for lb in best_boxes([b for b in art if b.label == label]):
@@ -406,4 +435,4 @@ def scanned_page(doc, page: PageData, dpi: float = OCR_DPI) -> tuple[list[PdfCap
         if r.kind == "figure":
             others = [o.box for o in regions if o is not r]
             regions[k] = Region(grow_to_ink(gray, r.box, dpi, stops + others), r.kind, r.source, r.score)
-    return captions, regions
+    return regions
