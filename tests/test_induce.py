@@ -82,6 +82,15 @@ def test_template_matching_finds_the_elife_figure_files():
         with pdfplumber.open(PACKAGES / folder / pdf_name) as pl:
             (im,) = pl.pages[page].images
         assert iou(fig.box, [im["x0"], im["top"], im["x1"], im["bottom"]]) >= 0.95
+    # 19405's second image file, the Insight's opening image (an <inline-graphic> outside any
+    # <fig>): found on page 0 where the PDF places it, and kept apart from the figures
+    ((_, paper, _),) = list(induce_path(PACKAGES / "elife-19405_pmc_deposit"))
+    (g,) = paper.other_graphics
+    assert g.figure_file == "elife-19405-inf1.tif" and g.method == "template" and g.page == 0 and g.score >= 0.8
+    with pdfplumber.open(PACKAGES / "elife-19405_pmc_deposit" / "elife-19405.pdf") as pl:
+        (im,) = pl.pages[0].images
+    assert iou(g.box, [im["x0"], im["top"], im["x1"], im["bottom"]]) >= 0.9
+    assert [f.name for f in paper.figures] == ["Figure 1"]
     # the same package as eLife's zip, read through medfig.sources
     ((_, zipped, err),) = list(induce_path(PACKAGES / "elife-19405_pmc_deposit" / "elife-05-19405.zip"))
     assert err is None and zipped.figures[0].method == "template" and zipped.figures[0].page == 1

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out = Path(args.output)
     counts = {"template": 0, "bow-interval": 0, "band": 0}
-    n_ok = n_regionless = n_not_found = pages = 0
+    n_ok = n_regionless = n_not_found = pages = n_graphics = 0
     failed: list[str] = []
     try:
         results = list(tqdm(induce_path(root), desc="induce", unit="article", disable=args.quiet))
@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
             draw_paper(_pdf_bytes(root, key), paper, Path(args.draw))
         n_ok += 1
         pages += paper.n_pages
+        n_graphics += sum(1 for g in paper.other_graphics if g.box is not None)
         for f in paper.figures:
             if f.box is not None:
                 counts[f.method] += 1
@@ -59,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"medfig induce: {n_ok}/{len(results)} articles, {pages} pages: {sum(counts.values())} boxes "
           f"({counts['template']} template, {counts['bow-interval']} bow-interval, {counts['band']} band), "
-          f"{n_regionless} captions without a region, {n_not_found} JATS captions not in the PDF -> {out}")
+          f"{n_regionless} captions without a region, {n_not_found} JATS captions not in the PDF, "
+          f"{n_graphics} images outside figures located -> {out}")
     if failed:
         print(f"medfig induce: {len(failed)} article(s) failed: {', '.join(failed)}", file=sys.stderr)
         return 1

@@ -5,7 +5,8 @@ tables first — bag-of-words interval search (:mod:`.tables`), else the whitesp
 below the caption — because a table's region bars figure bands; then figures — the figure
 file by template matching (:mod:`.templates`) on the caption's page, then its neighbours,
 else the whitespace band above (then below) the caption (:mod:`.bands`). A figure file
-whose XML figure has no label is searched on every page. Nothing is lost silently: a
+whose XML figure has no label is searched on every page, and so are images the XML shows
+outside figures (:mod:`.graphics`; written apart, as ``other_graphics``). Nothing is lost silently: a
 caption not found, or found without a region, is listed with its reason.
 
 Boxes: PDF points, origin top-left of the page, [x0, y0, x1, y1]; pages 0-based.
@@ -24,6 +25,7 @@ import pypdfium2 as pdfium
 
 from medfig.induce.bands import band_region
 from medfig.induce.captions import locate_caption
+from medfig.induce.graphics import other_graphics
 from medfig.induce.pagetext import PageText
 from medfig.induce.tables import locate_table, table_tokens_from_jats
 from medfig.induce.templates import load_gray, match_on_page, render_gray
@@ -31,6 +33,7 @@ from medfig.jats.parse import parse_jats
 from medfig.records import MedfigError
 
 METHODS = ("template", "bow-interval", "band")
+MIN_GRAPHIC_SIDE_PX = 64  # inline graphics smaller than this are symbols, not pictures
 
 
 class InduceError(MedfigError):
@@ -71,6 +74,7 @@ class InducedPaper:
     n_pages: int
     page_sizes_pt: list[tuple[float, float]]
     figures: list[InducedFigure] = field(default_factory=list)
+    other_graphics: list[InducedFigure] = field(default_factory=list)  # images outside <fig>, no caption
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -166,6 +170,13 @@ def induce_files(xml: bytes, pdf: bytes, *, key: str, pdf_name: str = "", xml_na
             if it.box is not None and it.fig_type == "Table":
                 regions.setdefault(it.page, []).append(it.box)
         paper.figures = items
+        if read_member is not None:
+            for href, member in other_graphics(xml, package_files, xml_name):
+                g = InducedFigure(href, f"graphic {href}", "Figure", None, "", figure_file=member)
+                _template(g, read_member, gray, paper, min_side_px=MIN_GRAPHIC_SIDE_PX)
+                if g.box is None:
+                    g.reason = "figure file not found on any page"
+                paper.other_graphics.append(g)
     finally:
         pl.close()
         doc.close()
@@ -173,13 +184,17 @@ def induce_files(xml: bytes, pdf: bytes, *, key: str, pdf_name: str = "", xml_na
     return paper
 
 
-def _template(it: InducedFigure, read_member, gray, paper: InducedPaper) -> None:
+def _template(it: InducedFigure, read_member, gray, paper: InducedPaper, min_side_px: int = 0) -> None:
     """Template-match the figure file: caption page first, then its neighbours; without a
-    caption every page. Sets box/method/score (and page) when a match is accepted."""
+    caption every page. Sets box/method/score (and page) when a match is accepted.
+    Images smaller than ``min_side_px`` are skipped (icons, symbols)."""
     try:
         tmpl = load_gray(read_member(it.figure_file))
     except Exception as exc:
         paper.warnings.append(f"{it.figure_file}: cannot read figure file ({type(exc).__name__}: {exc})")
+        return
+    if min(tmpl.shape) < min_side_px:
+        it.reason = f"image smaller than {min_side_px} px: not searched"
         return
     n = paper.n_pages
     order = [it.page, it.page - 1, it.page + 1] if it.page is not None else list(range(n))

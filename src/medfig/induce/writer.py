@@ -4,7 +4,8 @@
 bow-interval / band, ``score`` = that method's match score); ``regionless``: captions
 found in the PDF without a region (``regionless_reason``); ``not_found``: JATS entries
 whose caption is not in the PDF text (eLife figure supplements, for instance) or that
-have no label. ``medfig evaluate figures`` reads the file as gold or as prediction.
+have no label; ``other_graphics``: images the XML shows outside figures (no caption, so
+neither figures nor tables as gold), located by template matching. ``medfig evaluate figures`` reads the file as gold or as prediction.
 Boxes: PDF points, origin top-left, [x0, y0, x1, y1]; pages 0-based.
 """
 
@@ -42,6 +43,9 @@ def to_json(paper: InducedPaper) -> dict:
         regionless=[_item(f) for f in paper.figures if f.box is None and f.page is not None],
         not_found=[dict(figure_id=f.figure_id, name=f.name, label=f.label, reason=f.reason)
                    for f in paper.figures if f.box is None and f.page is None],
+        other_graphics=[dict(figure_file=g.figure_file, href=g.figure_id, page=g.page, box=g.box, method=g.method,
+                             score=g.score, template_score=g.template_score, reason=g.reason)
+                        for g in paper.other_graphics],
         uncaptioned_regions=[],
         seconds=paper.seconds,
         warnings=paper.warnings,
