@@ -26,8 +26,10 @@ def word_box(w: dict) -> tuple[float, float, float, float]:
 class PageText:
     """Words of one pdfplumber page with an alphanumeric index."""
 
-    def __init__(self, page) -> None:
-        self.words: list[dict] = page.extract_words(x_tolerance_ratio=0.15, extra_attrs=["size"], use_text_flow=True)
+    def __init__(self, page=None) -> None:
+        """``page``: a pdfplumber page (None: an empty page, for one that could not be read)."""
+        self.words: list[dict] = [] if page is None else page.extract_words(
+            x_tolerance_ratio=0.15, extra_attrs=["size"], use_text_flow=True)
         parts: list[str] = []
         self.owner: list[int] = []
         for i, w in enumerate(self.words):

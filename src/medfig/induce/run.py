@@ -115,8 +115,7 @@ def induce_files(xml: bytes, pdf: bytes, *, key: str, pdf_name: str = "", xml_na
                 pts.append(PageText(p))
             except Exception as exc:  # one unreadable page: its captions are simply not found there
                 paper.warnings.append(f"{where}: page {i} text unreadable ({type(exc).__name__}: {exc})")
-                pts.append(PageText.__new__(PageText))
-                pts[-1].words, pts[-1].owner, pts[-1].text = [], [], ""
+                pts.append(PageText(None))
         table_words = table_tokens_from_jats(xml)
         items = [InducedFigure(t.table_id, _name(t.label, "Table", t.table_id), "Table", t.label, t.caption)
                  for t in art.tables]
