@@ -152,7 +152,7 @@ def captions_match(pred: str, gold: str) -> bool:
 
 def _as_dicts(items, fig_type: str) -> list[dict]:
     """FigureBox -> the dicts :func:`score_boxes` takes; names normalised to "Type number"."""
-    return [dict(page=f.page, box=f.box, fig_type=f.fig_type, name=f"{f.fig_type} {f.number}")
+    return [dict(page=f.page, box=f.box, fig_type=f.fig_type, name=f"{f.fig_type} {f.number}" if f.number else None)
             for f in items if f.fig_type == fig_type and f.box]
 
 
