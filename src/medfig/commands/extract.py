@@ -89,7 +89,7 @@ def _cooperative(limit: float | None, killable: bool) -> float | None:
 
 
 def _worker_main(conn: Connection, use_layout: bool) -> None:
-    os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # the parent waits: one busy process, no oversubscription
+    # the parent only waits: the worker is the one busy process and keeps onnxruntime's default threads
     import medfig.pdf.extract  # noqa: F401  (import once, before the first paper's clock starts)
 
     if use_layout:
