@@ -390,3 +390,60 @@ def test_dark_pair_without_edges_is_cut_at_the_letters_its_caption_names():
     assert set(got) == {"a", "b"}
     assert got["a"][2] == got["b"][0] and 215 <= got["b"][0] <= 230 and got["b"][2] >= 390  # cut at B
     assert not analyze_compound(img, "Both femora on plain radiographs.").compound
+
+
+ELIFE_15600_PDF = DATA / "elife_xml_pdf_pairs" / "elife-15600-vor-r1" / "elife-15600.pdf"
+
+
+def _elife_15600_figure(page: int, box_pt: tuple[float, float, float, float]) -> Image.Image:
+    """A figure of elife-15600 as `medfig build` crops it from the PDF (page 0-based, box in
+    PDF points, origin top-left, rendered at the build's 150 dpi)."""
+    import io
+
+    import pypdfium2
+
+    from medfig.pdf.output import render_box_png
+
+    doc = pypdfium2.PdfDocument(str(ELIFE_15600_PDF))
+    try:
+        png, _, _ = render_box_png(doc[page], box_pt, 150.0)
+    finally:
+        doc.close()
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def test_rotated_axis_title_glyph_is_not_an_extra_panel():
+    # elife-15600 Fig. 7 (four stacked charts A-D). At the build's render scale the "E" of
+    # the rotated y-axis title "Max Excitatory Enh." in panel D reads as "E", the letter after
+    # the caption's last one; it touches its neighbouring glyphs, so it must not cut D in two.
+    img = _elife_15600_figure(12, (168.550003, 53.799999, 375.019989, 678.609985))
+    assert img.size == (429, 1301)
+    caption = (
+        "Multisensory responses have a greater inhibitory to excitatory ratio in older animals. "
+        "(A) Sample excitatory (red) and inhibitory (blue) synaptic conductances recorded at different ISIs. "
+        "(B) Plot of crossmodal enhancement of excitatory synaptic conductances as a function of ISI. "
+        "(C) Plot of crossmodal enhancement of inhibitory synaptic conductances as a function of ISI. "
+        "(D) Plot of maximum excitatory and inhibitory enhancement for each cell."
+    )
+    result = analyze_compound(img, caption)
+    subs = result.subfigures
+    assert [s.label for s in subs] == ["a", "b", "c", "d"]
+    assert all(s.label_source == "ocr" for s in subs)
+    # stacked top to bottom; D holds the whole scatter plot down to its x-axis title
+    assert all(a.box_px[3] <= b.box_px[1] for a, b in zip(subs, subs[1:]))
+    assert subs[3].box_px[3] >= 1250 and subs[3].box_px[3] - subs[3].box_px[1] >= 280
+    assert all(s.box_px[2] >= 355 for s in subs)
+
+
+def test_free_standing_letter_after_the_captions_last_heads_its_own_panel():
+    # elife-15600 Fig. 5: the caption names (A)-(F) and "(C)" a second time for the seventh
+    # chart, which the figure prints as "G" (free-standing, sure reading): it keeps its own box
+    img = _elife_15600_figure(9, (37.02, 53.799999, 574.469971, 397.980011))
+    caption = (
+        "Cross-modal enhancement. (A) Example. (B) Plot one. (C) Plot two. (D) Plot three. "
+        "(E) Plot four. (F) Plot five. (C) Plot six."
+    )
+    subs = analyze_compound(img, caption).subfigures
+    assert len(subs) == 7
+    seventh = [s for s in subs if s.label is None]
+    assert len(seventh) == 1 and seventh[0].box_px[0] >= 700 and seventh[0].box_px[1] >= 340

@@ -496,13 +496,22 @@ def partition_on_foot_letters(pieces: list[Box], big: set, letter_boxes: list[Bo
     return boxes  # type: ignore[return-value]
 
 
+EXTRA_LETTER_MIN_SCORE = 0.9  # recogniser score a letter beyond the caption's last one needs
+
+
 def _next_letters(ocr_labels: list[PanelLabel], parsed: ParsedCaption, by_letter: dict[str, PanelLabel]) -> list[Box]:
     """Boxes of letters printed after the caption's last one, in sequence and at the same
     size ("G" in a figure whose caption names its seventh panel "(C)" a second time): they
     still head a panel of their own."""
     heights = [l.box[3] - l.box[1] for l in by_letter.values()]
     lo, hi = 0.75 * min(heights), 1.3 * max(heights)
-    read = {l.text.lower(): l for l in case_consistent(ocr_labels, parsed) if l.text.isalpha() and lo <= l.box[3] - l.box[1] <= hi}
+    # A letter the caption does not name needs stronger evidence than one it does: a sure
+    # reading of a glyph that stands free. A glyph of a rotated axis title read as the next
+    # letter ("E" after a-d, touching the "n" of "Enh.") would otherwise cut a panel in two.
+    read = {
+        l.text.lower(): l for l in case_consistent(ocr_labels, parsed)
+        if l.text.isalpha() and lo <= l.box[3] - l.box[1] <= hi and l.free and l.score >= EXTRA_LETTER_MIN_SCORE
+    }
     out: list[Box] = []
     nxt = chr(ord(max(by_letter)) + 1)
     while nxt in read and nxt not in by_letter:

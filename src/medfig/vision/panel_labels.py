@@ -42,6 +42,9 @@ class PanelLabel:
     text: str  # normalised: the letter/number only, case kept ("A", "b", "3")
     box: Box
     score: float
+    # no other ink within 0.4 of its height around it: a printed panel letter stands alone,
+    # a glyph of a word or of a rotated axis title touches its neighbours
+    free: bool = True
 
 
 def ocr_engine():
@@ -141,6 +144,30 @@ def _corner_candidates(gray: np.ndarray, panel: Box, figure_side: int) -> list[B
     return [b for _, b in found[:3]]
 
 
+FREE_MARGIN = 0.4  # of the glyph height: the ring round a label that must be blank
+FREE_MAX_INK = 0.01  # share of that ring's pixels that may be ink (JPEG noise, a stray dot)
+
+
+def stands_free(gray: np.ndarray, box: Box) -> bool:
+    """Is the glyph in ``box`` (pixels, origin top-left) alone on its background: no ink in a
+    ring of ``FREE_MARGIN`` of its height round it? Ink is any pixel far (> 80 grey levels)
+    from the ring's median tone, so dark letters on white and white letters on a flat dark
+    panel both count. A letter of a word or of a rotated axis title ("E" of "Max Excitatory
+    Enh.") has its neighbouring glyphs in that ring; a letter on a photo has texture there."""
+    x0, y0, x1, y1 = box
+    m = max(2, round(FREE_MARGIN * (y1 - y0)))
+    H, W = gray.shape[:2]
+    X0, Y0, X1, Y1 = max(0, x0 - m), max(0, y0 - m), min(W, x1 + m), min(H, y1 + m)
+    window = gray[Y0:Y1, X0:X1].astype(np.int16)
+    ring = np.ones(window.shape, dtype=bool)
+    ring[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
+    if not ring.any():
+        return True
+    values = window[ring]
+    ink = np.abs(values - np.median(values)) > 80
+    return float(ink.mean()) <= FREE_MAX_INK
+
+
 def _letter_shaped(box: Box) -> bool:
     """Width/height of one glyph ("A", "m") or a bracketed letter ("(a)"); rotated axis
     titles and tick-label columns are taller and thinner, numbers like "100" wider."""
@@ -215,7 +242,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
                 box = (box[0], box[1], min(box[2], box[0] + h), box[3])
         if letter is None or score < MIN_SCORE:
             continue
-        labels.append(PanelLabel(text=letter, box=box, score=score))
+        labels.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, box)))
         if panel_index is not None:
             done.add(panel_index)
     if wanted:
@@ -291,6 +318,6 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
             text, score = recognise(_pad_crop(rgb, box))
             letter = normalise_label(text)
             if letter is not None and letter.lower() == m and score >= MIN_SCORE:
-                found.append(PanelLabel(text=letter, box=box, score=score))
+                found.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, box)))
                 break
     return found
