@@ -16,7 +16,7 @@ from reportlab.lib import pdfencrypt
 from reportlab.pdfgen import canvas
 
 from medfig.cli import main
-from medfig.commands.extract import TEST_HANG_ENV
+from medfig.commands.extract import TEST_CRASH_ENV, TEST_HANG_ENV
 from medfig.pdf.extract import extract_pdf
 
 GOOD = "pmc_hindawi_xml_pdf/PMC4735894/fulltext.pdf"  # 3 figures
@@ -58,7 +58,7 @@ def long_pdf(n_pages: int) -> bytes:
     return buf.getvalue()
 
 
-def test_folder_run_survives_hang_encrypted_zero_page_and_long_pdfs(data_dir, tmp_path, capsys, monkeypatch):
+def test_folder_run_survives_hang_crash_encrypted_zero_page_and_long_pdfs(data_dir, tmp_path, capsys, monkeypatch):
     src = tmp_path / "in"
     src.mkdir()
     good = (data_dir / GOOD).read_bytes()
@@ -68,8 +68,10 @@ def test_folder_run_survives_hang_encrypted_zero_page_and_long_pdfs(data_dir, tm
     (src / "b_zero_pages.pdf").write_bytes(zero_page_pdf())
     (src / "c_encrypted.pdf").write_bytes(encrypted_pdf())
     (src / "d_long.pdf").write_bytes(long_pdf(305))
+    (src / "d_long_crashes.pdf").write_bytes(good)  # the test hook makes its worker exit at once
     (src / "e_good.pdf").write_bytes(good)
     monkeypatch.setenv(TEST_HANG_ENV, "a_hangs.pdf")
+    monkeypatch.setenv(TEST_CRASH_ENV, "d_long_crashes.pdf")
     out = tmp_path / "out"
     rc = main(["extract", str(src), "-o", str(out), "--time-limit", "15", "--cheap", "-q"])
     err = capsys.readouterr().err
@@ -83,12 +85,14 @@ def test_folder_run_survives_hang_encrypted_zero_page_and_long_pdfs(data_dir, tm
     assert "d_long.pdf: only the first 300 of 305 pages were read" in err
     long_doc = json.loads((out / "d_long.json").read_text())
     assert long_doc["n_pages"] == 305 and len(long_doc["page_sizes_pt"]) == 300
+    assert "d_long_crashes.pdf: the worker process died while reading it (exit code 70)" in err
     # the PDFs after the hanging one are still extracted, by a fresh worker
     figures = json.loads((out / "e_good.json").read_text())["figures"]
     assert [f["name"] for f in figures] == ["Figure 1", "Figure 2", "Figure 3"]
     assert not (out / "a_hangs.json").exists()
     failed_line = next(line for line in err.splitlines() if "PDF(s) failed" in line)
-    assert "a_hangs.pdf" in failed_line and "c_encrypted.pdf" in failed_line and "e_good.pdf" not in failed_line
+    assert "a_hangs.pdf" in failed_line and "c_encrypted.pdf" in failed_line and "d_long_crashes.pdf" in failed_line
+    assert "e_good.pdf" not in failed_line
 
 
 def test_in_process_fast_path_gives_the_same_result(data_dir, tmp_path):

@@ -26,9 +26,11 @@ from pathlib import Path
 
 COOPERATIVE_SHARE = 0.75  # of --time-limit: the extractor stops reading pages here, the worker is killed at 100%
 WORKER_STARTUP_S = 120.0  # importing pdfplumber/scipy and loading the ONNX models, not counted against a paper
-# TEST ONLY: a worker given the PDF whose file name equals this variable sleeps for an hour
-# before reading it, to simulate a PDF that hangs a parser (tests/test_pdf_robustness.py).
+# TEST ONLY (tests/test_pdf_robustness.py): a worker given the PDF whose file name equals
+# TEST_HANG_ENV sleeps for an hour before reading it (a PDF that hangs a parser); one given
+# the PDF named by TEST_CRASH_ENV exits at once with code 70 (a parser that segfaults).
 TEST_HANG_ENV = "MEDFIG_TEST_EXTRACT_HANG_ON"
+TEST_CRASH_ENV = "MEDFIG_TEST_EXTRACT_CRASH_ON"
 _READY = "ready"
 
 
@@ -97,7 +99,7 @@ def _worker_main(conn: Connection, use_layout: bool) -> None:
 
         get_detector()
     conn.send(_READY)
-    hang_on = os.environ.get(TEST_HANG_ENV)
+    hang_on, crash_on = os.environ.get(TEST_HANG_ENV), os.environ.get(TEST_CRASH_ENV)
     while True:
         try:
             job = conn.recv()
@@ -107,6 +109,8 @@ def _worker_main(conn: Connection, use_layout: bool) -> None:
             return
         if hang_on and Path(job.pdf).name == hang_on:
             time.sleep(3600)
+        if crash_on and Path(job.pdf).name == crash_on:
+            os._exit(70)
         conn.send(_extract_one(job))
 
 
@@ -138,6 +142,7 @@ class _KillableWorker:
                 return self._conn.recv()
             except (EOFError, OSError):
                 pass  # died while answering
+            self._process.join(5)  # reap it, so its exit code is known
             code = self._process.exitcode
             self.close()
             return f"{job.pdf}: the worker process died while reading it (exit code {code})"
