@@ -254,3 +254,28 @@ def test_legend_page_before_the_figure_page(data_dir):
     x0, y0, x1, y1 = fig.box_pt
     assert (x1 - x0) * (y1 - y0) > 0.3 * w * h  # the flow chart fills most of the page
     assert not any(f.name == "Figure 1" for f in result.regionless)
+
+
+@pytest.mark.parametrize("counter_clockwise,rotate", [(True, 90), (False, 270)])
+def test_page_with_rotate_entry_uses_its_displayed_frame(data_dir, counter_clockwise, rotate):
+    """A landscape-stored page with /Rotate showing it upright: boxes in the displayed frame,
+    equal to the upright original's, and no turn needed (no sideways warning)."""
+    from medfig.pdf.geometry import iou
+
+    pdf = data_dir / ROTATED_SOURCE
+    reference = [f for f in extract_pdf(pdf).figures if f.page == 1]
+    data, w, h = sideways_page_pdf(pdf, 1, counter_clockwise)
+    doc = pdfium.PdfDocument(data)
+    page = doc[0]
+    page.set_rotation(rotate)
+    page.close()
+    buf = io.BytesIO()
+    doc.save(buf)
+    doc.close()
+    result = extract_pdf(buf.getvalue(), name="rotate-entry.pdf")
+    assert result.page_sizes_pt[0] == pytest.approx((w, h), abs=0.5)
+    assert not result.warnings
+    assert sorted(f.name for f in result.figures) == ["Figure 1", "Figure 2", "Figure 3"]
+    for ref in reference:
+        got = next(f for f in result.figures if f.name == ref.name)
+        assert iou(got.box_pt, ref.box_pt) >= 0.95 and got.caption == ref.caption
