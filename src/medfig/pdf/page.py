@@ -214,6 +214,8 @@ def _chars(textpage, display: Matrix, height: float) -> list[_Char]:
     glyph_widths: dict[tuple[int, str], float] = {}
     out: list[_Char] = []
     last_key, last_origin, last_estimate, last_box, last_text = -1, (0.0, 0.0), 0.0, (0.0, 0.0, 0.0, 0.0), ""
+    unrotated = display[:4] == (1.0, 0.0, 0.0, 1.0)
+    de, df = display[4], display[5]
     i = 0
     while i < n:
         ch, index = units[i], i
@@ -270,7 +272,10 @@ def _chars(textpage, display: Matrix, height: float) -> list[_Char]:
             box = (min(box[0], last_box[0]), min(box[1], last_box[1]), max(box[2], last_box[2]), max(box[3], last_box[3]))
             out.pop()
             ch = last_text + ch
-        x0, top, x1, bottom = _box_top_left(display, height, *box)
+        if unrotated:  # the common page: a shift and a flip, no corner mapping
+            x0, top, x1, bottom = box[0] + de, height - (box[3] + df), box[2] + de, height - (box[1] + df)
+        else:
+            x0, top, x1, bottom = _box_top_left(display, height, *box)
         out.append(_Char(ch, x0, top, x1, bottom, info.size, info.font_name, info.upright, info.upward))
         last_key, last_origin, last_estimate, last_box, last_text = key, origin, estimate, box, ch
     return out
