@@ -2,7 +2,7 @@
 shared corpus, replicated.
 
 Usage:  python benchmarks/throughput.py [--n 300] [--executors local ray] [--workers 1 2]
-                                        [--no-subfigures] [--no-curate]
+                                        [--no-subfigures] [--no-curate] [--cpu-stages]
 
 The corpus is every article of ../shared/data that has a PDF or figure files
 (Hindawi case reports, eLife, medRxiv MECA, the NIH package) plus the XML-only
@@ -22,6 +22,10 @@ articles/min/core = articles / (build wall x workers + curate seconds) x 60, i.e
 core-seconds of both stages. The build-only rate is printed next to it, and, for the
 local executor, the same rate over CPU seconds (this process + its worker processes):
 on a shared machine wall time also counts other people's jobs, CPU time much less.
+
+--cpu-stages adds a finer table: one more build, in this process (ONNX single-threaded as
+in a worker), with the CPU seconds of the expensive calls inside the per-article task
+(page reading, detector render and inference, crop render + PNG, compound splitting).
 
 The Ray rows start a local Ray with exactly --workers CPUs before the clock
 starts (cluster start-up is not article work). Machines here are shared:
@@ -133,6 +137,67 @@ def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool 
             "errors": sum(report.errors_by_stage.values()), "curate": curated, "cpu": cpu}
 
 
+# (module, function, label): the calls --cpu-stages times, where the article task spends its CPU
+_CPU_STAGES = (
+    ("medfig.pdf.extract", "read_page", "pdf: read page (text, objects)"),
+    ("medfig.pdf.extract", "_render_rgb", "pdf: render page for the detector"),
+    ("medfig.pdf.extract", "detect", "pdf: layout detector"),
+    ("medfig.pdf.extract", "propose_regions", "pdf: regions"),
+    ("medfig.pipeline.pdf_figures", "locate", "pdf: extraction, total"),
+    ("medfig.pdf.output", "render_box_png", "crop: render + PNG"),
+    ("medfig.pipeline.article", "_crop_located", "crop: total"),
+    ("medfig.compound", "split_compound", "subfigures: split"),
+    ("medfig.compound", "write_crops", "subfigures: write panel crops"),
+    ("medfig.pipeline.article", "_split_compound_figures", "subfigures: total"),
+)
+
+
+def cpu_stage_table(corpus: Path, work: Path, subfigures: bool) -> None:
+    """One in-process build with the CPU time of the expensive calls (process_time: other jobs on the
+    machine do not count). Wrappers are installed on module attributes the task looks up at call time."""
+    import functools
+    import importlib
+
+    os.environ["MEDFIG_ONNX_THREADS"] = "1"  # as in a build worker
+    spent: dict[str, float] = {}
+    calls: dict[str, int] = {}
+
+    def wrap(fn, label):
+        @functools.wraps(fn)
+        def timed(*args, **kwargs):
+            t = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.process_time() - t
+                calls[label] = calls.get(label, 0) + 1
+        return timed
+
+    originals = []
+    for module_name, name, label in _CPU_STAGES:
+        module = importlib.import_module(module_name)
+        originals.append((module, name, getattr(module, name)))
+        setattr(module, name, wrap(getattr(module, name), label))
+    try:
+        out = work / "ds-cpu-stages"
+        started = time.process_time()
+        report = build(corpus, out, workers=0, progress=False, subfigures=subfigures)
+        total = time.process_time() - started
+        shutil.rmtree(out)
+    finally:
+        for module, name, fn in originals:
+            setattr(module, name, fn)
+    n = report.articles_processed
+    print(f"\nCPU seconds by call, one in-process build of {n} articles ({total:.1f} CPU s, "
+          f"{n / total * 60:.0f} articles per CPU-minute, build only)\n")
+    print("| call | CPU s | share | calls | ms per call |")
+    print("|---|---:|---:|---:|---:|")
+    for _, _, label in _CPU_STAGES:
+        if label in spent:
+            print(f"| {label} | {spent[label]:.1f} | {spent[label] / total:.0%} | {calls[label]} "
+                  f"| {spent[label] / calls[label] * 1000:.0f} |")
+
+
 def _cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -147,6 +212,7 @@ def main() -> None:
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--no-subfigures", action="store_true", help="build without compound-figure splitting")
     parser.add_argument("--no-curate", action="store_true", help="build only (no `medfig curate`)")
+    parser.add_argument("--cpu-stages", action="store_true", help="also print CPU seconds by call (one more build)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=os.environ.get("MEDFIG_BENCH_TMP")) as tmp:
         work = Path(tmp)
@@ -194,6 +260,8 @@ def main() -> None:
             print("| " + " | ".join(curated["steps"]) + " | total |")
             print("|" + "---:|" * (len(curated["steps"]) + 1))
             print("| " + " | ".join(f"{v:.1f}" for v in curated["steps"].values()) + f" | {curate_s:.1f} |")
+        if args.cpu_stages:
+            cpu_stage_table(work / "corpus", work, subfigures=not args.no_subfigures)
 
 
 if __name__ == "__main__":
