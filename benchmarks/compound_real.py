@@ -43,7 +43,7 @@ def prediction(result) -> dict:
 def main() -> int:
     from medfig.compound import analyze_compound
     from medfig.evaluate.subfigures import evaluate_subfigures
-    from medfig.vision.panel_labels import ocr_engine
+    from medfig.compound import warm_up
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", default="test", choices=("test", "tune", "all", "fresh", "heldout2"))
@@ -54,7 +54,7 @@ def main() -> int:
     figures = json.loads(gold.read_text())["figures"]
     if args.split != "all":
         figures = [f for f in figures if f["split"] == args.split]
-    ocr_engine()
+    warm_up()  # OCR model + scipy.optimize: one-off per process, not per figure
     runs = {k: {} for k in ("pred_label", "pred_heur", "gold_label", "gold_heur")}
     times = []
     for fig in tqdm(figures, desc="figures", unit="fig"):

@@ -235,7 +235,7 @@ def make_figure(rng: random.Random, panels: list[Image.Image], n_panels: int | N
 def main() -> int:
     from medfig.compound import analyze_compound
     from medfig.evaluate.subfigures import evaluate_subfigures
-    from medfig.vision.panel_labels import ocr_engine
+    from medfig.compound import warm_up
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1000, help="compound figures")
@@ -245,7 +245,7 @@ def main() -> int:
     args = ap.parse_args()
     rng = random.Random(args.seed)
     panels = real_panels()
-    ocr_engine()
+    warm_up()  # OCR model + scipy.optimize: one-off per process, not per figure
     golds, preds_label, preds_heur, times = [], {}, {}, []
     for i in tqdm(range(args.n + args.singles), desc="synthetic figures", unit="fig"):
         img, gold = make_figure(rng, panels, None if i < args.n else 1)

@@ -140,6 +140,17 @@ def analyze_compound(
     return CompoundResult(True, subfigures, layout, ocr, parsed)
 
 
+def warm_up() -> None:
+    """Pay the one-off costs of a process before timing or serving figures: the OCR model
+    (~0.5 s) and scipy.optimize, which the label assignment imports on first use (~0.3-0.7 s;
+    imported lazily so that ``medfig build --no-subfigures`` never loads it)."""
+    import scipy.optimize  # noqa: F401
+
+    from medfig.vision.panel_labels import ocr_engine
+
+    ocr_engine()
+
+
 def link_inline_refs(subfigures: list[Subfigure], inline_refs: list[InlineRef]) -> None:
     """Attach each sentence that names panels ("Figure 1d", "Fig. 2A–C") to those panels."""
     for ref in inline_refs:
