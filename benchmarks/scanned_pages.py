@@ -5,7 +5,8 @@
 
 Part 1 (held out) — PubLayNet.
 
-The 20 PubLayNet example pages (IBM, CDLA-Permissive-1.0; never used to develop medfig)
+The 20 PubLayNet example pages (IBM, CDLA-Permissive-1.0; held out for the first run of
+the scanned path only — its caption reading was then developed looking at them)
 are page images of PMC OA articles at ~72 dpi with COCO boxes (pixels = PDF points at that
 resolution). Each image is written as a one-page image-only PDF with the page size of the
 image in points (1 px = 1 pt), so the COCO boxes are in the PDF's point coordinates, and:
@@ -150,7 +151,8 @@ def main() -> None:
                 total.add(score_boxes(pred, gold[im["id"]], {0}, thr, fig_type=fig_type))
     n_fig = sum(1 for g in gold.values() for x in g if x["fig_type"] == "Figure")
     n_tab = sum(1 for g in gold.values() for x in g if x["fig_type"] == "Table")
-    print(f"PubLayNet examples: {len(images)} pages, {n_fig} figures, {n_tab} tables (held out)\n")
+    print(f"PubLayNet examples: {len(images)} pages, {n_fig} figures, {n_tab} tables "
+          f"(held out for the first run only: see docs/pdf_extraction.md, Robustness)\n")
     head = f"{'method':18} {'P@.8':>5} {'R@.8':>5} {'F1@.8':>6} {'P@.5':>5} {'R@.5':>5} {'F1@.5':>6} " \
            f"{'figF1@.8':>8} {'tabF1@.8':>8} {'figF1@.5':>8} {'tabF1@.5':>8} {'s/page':>7}"
     print(head)

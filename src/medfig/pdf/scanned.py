@@ -14,6 +14,10 @@ the check costs nothing on text PDFs). For such pages:
    boxes by several points) and cut where they run into a caption;
 4. the caller pairs captions and regions with the usual Hungarian pairing.
 
+A scan turned by 0.3-5° is straightened first (:func:`estimate_skew`, :func:`deskew`: the
+angle with the sharpest row ink profile) and the boxes are mapped back onto the page as
+stored (bounding boxes of the turned corners).
+
 A *searchable scan* (:func:`is_scan_with_text`: a page-sized raster under an OCR text
 layer) takes its captions from the text layer and its regions from steps 1 and 3.
 
@@ -39,6 +43,8 @@ OCR_DPI = 200.0  # 8-pt caption text is ~22 px high: PP-OCR reads it reliably
 MAX_TEXT_CHARS = 20  # a page with more text-layer characters than this is not image-only
 MIN_IMAGE_COVER = 0.6  # share of the page covered by raster images
 FULL_PAGE_COVER = 0.9  # one raster this large under text: a searchable scan
+MAX_SKEW_DEG = 5.0  # scans turned more than this are not straightened
+MIN_DESKEW_DEG = 0.3  # below this a 500-pt line drifts < 3 pt: left as it is
 CAPTION_SEARCH_PT = 40.0  # text lines starting this close below/above a figure/table may be its caption
 MAX_CAPTION_PT = 200.0  # longest caption block searched for under/over a figure
 MIN_PIECE_PT = 20.0  # a region piece left after cutting out a caption must be this high
@@ -73,6 +79,45 @@ def is_scan_with_text(page: PageData) -> bool:
         return False
     page_area = page.width * page.height
     return any(g.kind == "image" and area(g.box) >= FULL_PAGE_COVER * page_area for g in page.graphics)
+
+
+def estimate_skew(gray: np.ndarray) -> float:
+    """The rotation (degrees, OpenCV's sense: positive = counter-clockwise) that makes the
+    page's text lines horizontal: the angle within ±``MAX_SKEW_DEG`` whose row ink profile
+    is sharpest (largest variance), coarse to fine on a ~50-dpi ink mask."""
+    import cv2
+
+    step = max(1, gray.shape[1] // 450)
+    ink = (gray[::step, ::step] < INK_LEVEL).astype(np.float32)
+    h, w = ink.shape
+    centre = (w / 2.0, h / 2.0)
+
+    def sharpness(angle: float) -> float:
+        m = cv2.getRotationMatrix2D(centre, angle, 1.0)
+        return float(cv2.warpAffine(ink, m, (w, h), flags=cv2.INTER_NEAREST).sum(axis=1).var())
+
+    best = max(np.arange(-MAX_SKEW_DEG, MAX_SKEW_DEG + 1e-6, 0.5), key=sharpness)
+    return float(max(np.arange(best - 0.4, best + 0.41, 0.1), key=sharpness))
+
+
+def deskew(rgb: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The page image turned by ``angle`` (white outside) and the 2x3 affine map from the
+    turned image's pixels back to the page image's pixels."""
+    import cv2
+
+    h, w = rgb.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), angle, 1.0)
+    turned = cv2.warpAffine(rgb, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+    return turned, cv2.invertAffineTransform(m)
+
+
+def map_box(box_pt: Box, back: np.ndarray, dpi: float) -> Box:
+    """A box on the deskewed image back onto the page: the bounding box of its turned corners."""
+    scale = dpi / 72.0
+    x0, y0, x1, y1 = (v * scale for v in box_pt)
+    corners = np.array([[x0, y0, 1], [x1, y0, 1], [x0, y1, 1], [x1, y1, 1]], dtype=float) @ back.T
+    return (float(corners[:, 0].min() / scale), float(corners[:, 1].min() / scale),
+            float(corners[:, 0].max() / scale), float(corners[:, 1].max() / scale))
 
 
 def render_page(doc, index: int, dpi: float = OCR_DPI) -> np.ndarray:
@@ -399,11 +444,21 @@ def scanned_page(doc, page: PageData, dpi: float = OCR_DPI,
     a text layer (:func:`is_scan_with_text`); None for an image-only page, whose captions are
     read by OCR here."""
     rgb = render_page(doc, page.index, dpi)
+    back = None
+    if text_captions is None:  # an OCR text layer was placed on the page as scanned: keep its frame
+        skew = estimate_skew(rgb.mean(axis=2))
+        if abs(skew) >= MIN_DESKEW_DEG:  # line cutting and the recogniser need horizontal lines
+            rgb, back = deskew(rgb, skew)
     layout = detect(rgb, dpi)
     art = [b for b in layout if b.label in ("figure", "table") and b.score >= LAYOUT_MIN_SCORE]
     gray = rgb.mean(axis=2)
     captions = list(text_captions) if text_captions is not None else _ocr_captions(rgb, gray, layout, art, dpi, page.index)
-    return captions, _scan_regions(gray, art, captions, dpi)
+    regions = _scan_regions(gray, art, captions, dpi)
+    if back is not None:  # boxes back onto the page as it is stored
+        for c in captions:
+            c.box_pt = map_box(c.box_pt, back, dpi)
+        regions = [Region(map_box(r.box, back, dpi), r.kind, r.source, r.score) for r in regions]
+    return captions, regions
 
 
 def _ocr_captions(rgb: np.ndarray, gray: np.ndarray, layout: list[LayoutBox], art: list[LayoutBox], dpi: float,
