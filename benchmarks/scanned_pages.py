@@ -3,7 +3,7 @@
     python benchmarks/scanned_pages.py [--dir ../shared/data/figure_bbox_ground_truth/publaynet_examples]
                                        [--gold benchmarks/gold/pdf_figures/gold.json] [--no-gold]
 
-Part 1 (held out) — PubLayNet.
+Part 1 — PubLayNet (held out for the first run only).
 
 The 20 PubLayNet example pages (IBM, CDLA-Permissive-1.0; held out for the first run of
 the scanned path only — its caption reading was then developed looking at them)
