@@ -447,3 +447,55 @@ def test_free_standing_letter_after_the_captions_last_heads_its_own_panel():
     assert len(subs) == 7
     seventh = [s for s in subs if s.label is None]
     assert len(seventh) == 1 and seventh[0].box_px[0] >= 700 and seventh[0].box_px[1] >= 340
+
+
+def _chart_grid_missing_letter(skip: str):
+    """2 x 2 chart grid, eLife style: each panel = a plot plus a separate legend piece under
+    it (two XY-cut pieces); letters A-D at the top-left, except ``skip`` (not printed)."""
+    rng = np.random.default_rng(21)
+    img = Image.new("RGB", (720, 660), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=28)
+    for k, (x, y) in enumerate(((0, 0), (370, 0), (0, 330), (370, 330))):
+        img.paste(_panel(rng, 300, 200), (x + 40, y + 36))  # plot
+        img.paste(_panel(rng, 300, 40), (x + 40, y + 260))  # legend piece, 24 px under the plot
+        letter = "ABCD"[k]
+        if letter != skip:
+            d.text((x + 6, y + 2), letter, fill="black", font=font)
+    return img
+
+
+def test_missing_letter_in_a_grid_is_inferred_for_the_partition():
+    # C is not printed (stands for a letter OCR cannot read): A, B, D form a 2 x 2 grid whose
+    # empty cell (row 2, column 1) is C's, so the partition still gives one panel per letter,
+    # each holding its plot and its legend piece (the legend is lost without the partition)
+    img = _chart_grid_missing_letter("C")
+    assert len(find_panels(img).panels) == 4  # the legend strips are left as loose pieces
+    caption = "(A) Weight. (B) Glucose. (C) Insulin. (D) Survival."
+    result = analyze_compound(img, caption)
+    got = {s.label: s.box_px for s in result.subfigures}
+    assert set(got) == {"a", "b", "c", "d"}
+    assert {s.label: s.label_source for s in result.subfigures}["c"] == "order"
+    for label, (x, y) in zip("abcd", ((0, 0), (370, 0), (0, 330), (370, 330))):
+        x0, y0, x1, y1 = got[label]
+        assert x0 <= x + 40 and y0 <= y + 36 and x1 == x + 340 and y1 == y + 300  # plot + legend
+
+
+def test_missing_letter_is_not_inferred_without_a_grid():
+    from medfig.compound.align import infer_missing_letters
+    from medfig.vision.panel_labels import PanelLabel
+
+    def lab(t, x, y):
+        return PanelLabel(text=t, box=(x, y, x + 18, y + 24), score=0.99)
+
+    # 2 x 2 with C missing: C at row 2, column 1
+    grid = {"a": lab("A", 0, 0), "b": lab("B", 300, 0), "d": lab("D", 300, 300)}
+    assert infer_missing_letters(grid, ["a", "b", "c", "d"]) == {"c": (0, 300, 18, 324)}
+    # three letters in one row, D missing: no empty cell says where D is
+    row = {"a": lab("A", 0, 0), "b": lab("B", 300, 0), "c": lab("C", 600, 0)}
+    assert infer_missing_letters(row, ["a", "b", "c", "d"]) is None
+    # the empty cell would put the letters out of order (B missing, but its cell is after C)
+    odd = {"a": lab("A", 0, 0), "c": lab("C", 300, 0), "d": lab("D", 0, 300)}
+    assert infer_missing_letters(odd, ["a", "b", "c", "d"]) is None
+    # only two letters read: too little to infer a grid
+    assert infer_missing_letters({"a": grid["a"], "b": grid["b"]}, ["a", "b", "c"]) is None
