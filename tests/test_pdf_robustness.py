@@ -279,3 +279,29 @@ def test_page_with_rotate_entry_uses_its_displayed_frame(data_dir, counter_clock
     for ref in reference:
         got = next(f for f in result.figures if f.name == ref.name)
         assert iou(got.box_pt, ref.box_pt) >= 0.95 and got.caption == ref.caption
+
+
+def test_page_with_an_upright_caption_is_not_turned(data_dir):
+    """Mostly sideways text (long turned labels) but an upright caption: the page is read as it
+    stands — turning it would make the caption sideways and lose it."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    data, w, h = sideways_page_pdf(data_dir / ROTATED_SOURCE, 1, counter_clockwise=True)
+    doc = pdfium.PdfDocument(data)
+    page = doc[0]
+    obj = pdfium_c.FPDFPageObj_NewTextObj(doc.raw, b"Helvetica", ctypes.c_float(9.0))
+    text = ("Figure 9. An upright caption under sideways labels." + "\x00").encode("utf-16-le")
+    pdfium_c.FPDFText_SetText(obj, ctypes.cast(ctypes.c_char_p(text), ctypes.POINTER(pdfium_c.FPDF_WCHAR)))
+    pdfium_c.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 40, 20)  # near the bottom edge, PDF space (y up)
+    pdfium_c.FPDFPage_InsertObject(page.raw, obj)
+    page.gen_content()
+    page.close()
+    buf = io.BytesIO()
+    doc.save(buf)
+    doc.close()
+    result = extract_pdf(buf.getvalue(), name="upright-caption.pdf")
+    assert not any("sideways" in x for x in result.warnings)
+    names = [f.name for f in result.figures] + [f.name for f in result.regionless]
+    assert "Figure 9" in names and "Figure 1" not in names  # the sideways captions stay unread on this page

@@ -82,9 +82,6 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
             stages["text"] += time.perf_counter() - t
             pages.append(page)
             result.page_sizes_pt.append((page.width, page.height))
-            rotated[i] = reading_rotation(page, doc)
-            if rotated[i]:  # sideways text: read after the main pass, on a turned copy of the page
-                continue
             if is_image_only(page):  # no text layer: captions come from OCR (or not at all in cheap mode)
                 n_image_only += 1
                 if use_layout:
@@ -95,8 +92,13 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
                 continue
             t = time.perf_counter()
             page_caps = find_captions(page)
-            captions.extend(page_caps)
             stages["captions"] += time.perf_counter() - t
+            # mostly sideways text and no upright caption (a figure with long turned labels keeps
+            # its upright caption): read after the main pass, on a turned copy of the page
+            rotated[i] = None if page_caps else reading_rotation(page, doc)
+            if rotated[i]:
+                continue
+            captions.extend(page_caps)
             if use_layout and is_scan_with_text(page):  # searchable scan: no drawn objects but the page image
                 n_scan_with_text += 1
                 t = time.perf_counter()

@@ -2,6 +2,8 @@
 
 Such a page has no ``/Rotate`` entry: its content is drawn rotated by 90°, so its caption
 reads bottom-to-top (or top-to-bottom) and the line-based caption finder sees no caption.
+A page is turned only when most of its text is sideways *and* no upright caption was
+found on it (a figure with long turned labels keeps its upright caption and its page).
 The page is read in its reading direction instead: it is copied alone into a one-page PDF
 with its content turned a quarter so the text is upright, the whole pipeline runs on that
 copy (text, captions, detector, regions, pairing), and every box is mapped back.
