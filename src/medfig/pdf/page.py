@@ -8,9 +8,11 @@ rest of :mod:`medfig.pdf` was built on. The words and drawn objects reproduce wh
 pdfplumber reported, rule for rule (see :func:`_words` and :func:`_graphics`), so the
 caption, region and pairing rules tuned on pdfplumber's output hold unchanged:
 
-- a character box spans the glyph's advance horizontally and, vertically, one font size
-  up from the font's descent line (pdfminer's box; PDFium's own loose box uses the
-  font's ascent, a few tenths of a point higher);
+- a character box spans the glyph's advance horizontally (PDFium's loose box also spans
+  the glyph's ink: where the ink overhangs the advance, as for an italic f, the font's
+  width table gives the advance) and, vertically, one font size up from the descent line
+  (pdfminer's box; PDFium's loose box reaches the font's ascent instead);
+- a ligature glyph that PDFium reports as one character per letter is one character;
 - spaces PDFium synthesises between words are dropped: words are split on drawn space
   glyphs, on font changes and on gaps wider than 15% of the font size;
 - each subpath of a vector path is its own object, boxed by its end points (no stroke
@@ -200,8 +202,9 @@ def _page_text(textpage, n: int) -> list[str]:
 
 def _chars(textpage, display: Matrix, height: float) -> list[_Char]:
     """Drawn characters in content order (PDFium's synthesised spaces and line breaks dropped),
-    each boxed as pdfminer does: from the glyph origin, one advance wide, from the font's
-    descent to one font size above it, mapped to the displayed page."""
+    each boxed as pdfminer does: from the glyph origin, one advance wide, from the descent
+    line (the bottom of PDFium's loose box) to one font size above it, mapped to the
+    displayed page."""
     n = pdfium_c.FPDFText_CountChars(textpage)
     if n <= 0:
         return []
