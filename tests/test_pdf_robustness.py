@@ -17,7 +17,7 @@ from reportlab.pdfgen import canvas
 
 from medfig.cli import main
 from medfig.commands.extract import TEST_CRASH_ENV, TEST_HANG_ENV
-from medfig.pdf.extract import extract_pdf
+from medfig.pdf.extract import PdfExtractionError, extract_pdf
 
 GOOD = "pmc_hindawi_xml_pdf/PMC4735894/fulltext.pdf"  # 3 figures
 
@@ -305,3 +305,14 @@ def test_page_with_an_upright_caption_is_not_turned(data_dir):
     assert not any("sideways" in x for x in result.warnings)
     names = [f.name for f in result.figures] + [f.name for f in result.regionless]
     assert "Figure 9" in names and "Figure 1" not in names  # the sideways captions stay unread on this page
+
+
+def test_errors_name_the_right_cause_whatever_was_opened_before():
+    """PDFium keeps its last error code: a zero-page PDF after an encrypted one is not 'encrypted'."""
+    messages = []
+    for make in (zero_page_pdf, encrypted_pdf, zero_page_pdf):
+        with pytest.raises(PdfExtractionError) as err:
+            extract_pdf(make(), name=f"{make.__name__}.pdf")
+        messages.append(str(err.value))
+    assert "has no pages" in messages[0] and "has no pages" in messages[2], messages
+    assert "encrypted" in messages[1] and "encrypted" not in messages[2]

@@ -54,8 +54,13 @@ def open_pdf(data: bytes, display: str) -> tuple[pdfium.PdfDocument, PdfPages]:
         doc = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
         msg = str(exc)
-        if "password" in msg.lower():
+        # PDFium's error code outlives the call that set it, so "password" alone could be a
+        # previous document's error: an encrypted PDF also carries an /Encrypt dictionary.
+        stale_password = "password" in msg.lower() and b"/Encrypt" not in data
+        if "password" in msg.lower() and not stale_password:
             raise PdfExtractionError(f"{display}: encrypted PDF (a password is needed to open it)") from exc
+        if "PDFium: Success" in msg or stale_password:  # refused without setting a reason: no usable page tree
+            raise PdfExtractionError(f"{display}: the PDF has no pages (empty or unreadable page tree)") from exc
         raise PdfExtractionError(f"{display}: damaged or truncated PDF ({msg})") from exc
     if len(doc) == 0:
         doc.close()
