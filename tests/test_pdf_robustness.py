@@ -174,6 +174,27 @@ def test_real_landscape_table_page(data_dir):
     cx0, _, cx1, _ = table.caption_box_pt
     assert cx1 <= x0  # the caption runs up the page left of the table (above it when read)
     assert [f.name for f in result.figures][:4] == ["Table 1", "Table 2", "Table 3", "Table 4"]
+    assert table.reading_turn_deg in (90, 270) and all(f.reading_turn_deg == 0 for f in result.figures[:4])
+
+
+def test_sideways_table_crop_reads_upright(data_dir, tmp_path):
+    """The crop of a sideways table is turned so that its header row reads left to right."""
+    import numpy as np
+    from PIL import Image
+
+    from medfig.pdf.output import write_crops
+    from medfig.vision.panel_labels import recognise
+
+    pdf = data_dir / "pmc_hindawi_xml_pdf/PMC4736012/fulltext.pdf"
+    result = extract_pdf(pdf)
+    write_crops(pdf.read_bytes(), result, tmp_path, "p")
+    table = next(f for f in result.figures if f.name == "Table 5")
+    width, height = table.image_size_px
+    assert width > 2 * height  # wide, as the table is read
+    pixels = np.asarray(Image.open(tmp_path / table.image_file).convert("RGB"))
+    header = pixels[int(height * 0.035):int(height * 0.085), :]  # the column heads' second line
+    text, _ = recognise(np.ascontiguousarray(header))
+    assert "Prokinetics" in text and "Design" in text, text
 
 
 # --- captions on another page than their art ---------------------------------------------------

@@ -221,6 +221,7 @@ def _add_rotated_page(result: PdfExtraction, doc, index: int, angle: int, **opti
         if item.name in taken:
             continue
         item.page = index
+        item.reading_turn_deg = angle
         item.caption_box_pt = unrotate_box(item.caption_box_pt, angle, width, height)
         if item.box_pt is not None:
             item.box_pt = unrotate_box(item.box_pt, angle, width, height)

@@ -40,13 +40,17 @@ def native_dpi(plumber_page, box) -> float | None:
     return None if best is None else min(best, MAX_NATIVE_DPI)
 
 
-def render_box_png(page, box_pt, dpi: float) -> tuple[bytes, int, int]:
-    """Render ``box_pt`` (points, origin top-left) of an open pypdfium2 page to PNG bytes; (png, width, height)."""
+def render_box_png(page, box_pt, dpi: float, turn_deg: int = 0) -> tuple[bytes, int, int]:
+    """Render ``box_pt`` (points, origin top-left) of an open pypdfium2 page to PNG bytes; (png, width, height).
+
+    ``turn_deg``: clockwise turn applied to the rendered crop (sideways content reads upright)."""
     w, h = page.get_size()
     x0, y0, x1, y1 = box_pt
     # pypdfium2 crop = points cut from the left, bottom, right, top page edges
     crop = (max(0.0, x0), max(0.0, h - y1), max(0.0, w - x1), max(0.0, y0))
     img = page.render(scale=dpi / 72.0, crop=crop).to_pil().convert("RGB")
+    if turn_deg % 360:
+        img = img.rotate(-turn_deg, expand=True)  # PIL turns counter-clockwise for positive angles
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False)
     return buf.getvalue(), img.width, img.height
@@ -65,7 +69,7 @@ def write_crops(pdf_bytes: bytes, result: PdfExtraction, out_dir: Path, stem: st
             use_dpi = dpi
             if native and plumber is not None:
                 use_dpi = native_dpi(plumber.pages[fig.page], fig.box_pt) or dpi
-            png, width, height = render_box_png(page, fig.box_pt, use_dpi)
+            png, width, height = render_box_png(page, fig.box_pt, use_dpi, fig.reading_turn_deg)
             page.close()
             name = f"{stem}-{_slug(fig.name)}.png"
             atomic_write_bytes(out_dir / name, png)

@@ -50,6 +50,9 @@ class ExtractedFigure:
       snapped to PDF objects), ``layout-raw`` (detector box with nothing to snap to).
     - ``image_file``: path of the crop when one was written (relative to the output dir).
     - ``image_size_px``: ``[w, h]`` of that crop; ``render_dpi`` the resolution it was rendered at.
+    - ``reading_turn_deg``: the clockwise turn (0, 90 or 270) that makes the region read upright;
+      non-zero on pages set sideways (a landscape table on a portrait page). Boxes stay in the
+      stored page's frame; crops are turned by it, so they read upright.
     """
 
     name: str
@@ -66,6 +69,7 @@ class ExtractedFigure:
     image_file: str | None = None
     image_size_px: tuple[int, int] | None = None
     render_dpi: float | None = None
+    reading_turn_deg: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -236,7 +236,7 @@ def _crop_located(pdf: bytes, located: dict, rows: list[dict], key: str, out_dir
             found = located[row["figure_id"]]
             try:
                 page = doc[found.page]
-                png, width, height = render_box_png(page, found.box_pt, CROP_DPI)
+                png, width, height = render_box_png(page, found.box_pt, CROP_DPI, found.reading_turn_deg)
                 page.close()
                 if width < 1 or height < 1:
                     raise ValueError(f"empty crop box {found.box_pt}")
