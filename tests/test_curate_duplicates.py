@@ -95,3 +95,31 @@ def test_two_percent_crop_of_a_sparse_dark_picture_is_found():
     clusters = cluster_hashes([hash_variants(im), hash_variants(crop), hash_variants(other)])
     assert clusters[0] == clusters[1]
     assert clusters[2] != clusters[0]
+
+
+def test_hashing_in_two_processes_gives_the_same_verdicts_and_names_a_corrupt_image(data_dir, tmp_path):
+    import copy
+
+    from medfig.curate.duplicates import DuplicateFilter
+
+    (tmp_path / "images").mkdir()
+    recs = []
+    for n, src in enumerate(sorted((data_dir / "medicat_sample" / "figures").glob("*.png"))):
+        im = Image.open(src).convert("RGB")
+        im.save(tmp_path / "images" / f"{n}.png")
+        im.resize((im.width // 2, im.height // 2)).save(tmp_path / "images" / f"{n}-small.png")
+        for name, size in ((f"{n}", im.size), (f"{n}-small", (im.width // 2, im.height // 2))):
+            recs.append({"article_key": f"a{n}", "figure_id": name, "image_path": f"images/{name}.png",
+                         "image_status": "ok", "width": size[0], "height": size[1]})
+    (tmp_path / "images" / "corrupt.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    recs.append({"article_key": "z", "figure_id": "corrupt", "image_path": "images/corrupt.png", "image_status": "ok"})
+
+    one = run_steps(copy.deepcopy(recs), [DuplicateFilter(tmp_path, workers=1)])
+    two = run_steps(copy.deepcopy(recs), [DuplicateFilter(tmp_path, workers=2)])
+    assert [r["figure_id"] for r in one[0]] == [r["figure_id"] for r in two[0]]
+    assert [(r["phash"], r["dhash"]) for r in one[0] if "phash" in r] == [(r["phash"], r["dhash"]) for r in two[0] if "phash" in r]
+    assert [d["figure_id"] for d in two[1]] == [d["figure_id"] for d in one[1]]
+    assert len(two[1]) == 10  # each half-size copy joins its original
+    corrupt = next(r for r in two[0] if r["figure_id"] == "corrupt")
+    assert "corrupt.png" in corrupt["dup_error"]
+    assert two[2][0].as_dict()["skipped_by_reason"] == {"unreadable_image": 1}

@@ -127,6 +127,30 @@ def image_hashes(path: str | Path) -> list[tuple[int, int]]:
         return hash_variants(im)
 
 
+def _hashes_or_error(path: str) -> list[tuple[int, int]] | str:
+    """:func:`image_hashes`, or the error text: a worker process must not die on one bad image."""
+    try:
+        return image_hashes(path)
+    except Exception as exc:
+        return str(exc) or type(exc).__name__
+
+
+def _hash_all(paths: list[str], workers: int, progress: bool):
+    """Hash results in the order of ``paths``; ``workers`` > 1 hashes in that many processes."""
+    from tqdm import tqdm
+
+    bar = dict(desc="hashing", unit="img", disable=not progress, leave=False, total=len(paths))
+    if workers <= 1 or len(paths) < 2 * workers:
+        yield from tqdm(map(_hashes_or_error, paths), **bar)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawn, as the build's pool: no fork of a process holding ONNX or torch threads
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield from tqdm(pool.map(_hashes_or_error, paths, chunksize=max(1, min(64, len(paths) // (8 * workers)))), **bar)
+
+
 def _to_int(bits: np.ndarray) -> int:
     return int("".join("1" if b else "0" for b in bits.flatten()), 2)
 
@@ -217,27 +241,28 @@ class DuplicateFilter(GroupStep):
     name = "duplicates"
 
     def __init__(self, dataset_root: str | Path, phash_threshold: int = 6, dhash_threshold: int = 12,
-                 progress: bool = False):
+                 progress: bool = False, workers: int = 1):
         self.root = Path(dataset_root)
+        self.workers = workers
         self.phash_threshold = phash_threshold
         self.dhash_threshold = dhash_threshold
         self.progress = progress
 
     def run_group(self, records: list[Record]) -> list[Verdict]:
-        from tqdm import tqdm
-
         hashed: list[int] = []
         hashes: list[tuple[int, int]] = []
-        for i, rec in enumerate(tqdm(records, desc="hashing", unit="img", disable=not self.progress, leave=False)):
-            path = rec.get("image_path")
-            if not path or rec.get("image_status") not in (None, "ok"):
+        with_image = []
+        for i, rec in enumerate(records):
+            if not rec.get("image_path") or rec.get("image_status") not in (None, "ok"):
                 note_skip(rec, self.name, "no_image")
-                continue
-            try:
-                variants = image_hashes(self.root / path)
-            except Exception as exc:  # unreadable image: cannot judge it, say so and keep going
+            else:
+                with_image.append(i)
+        paths = [str(self.root / records[i]["image_path"]) for i in with_image]
+        for i, path, variants in zip(with_image, paths, _hash_all(paths, self.workers, self.progress)):
+            rec = records[i]
+            if isinstance(variants, str):  # unreadable image: cannot judge it, say so and keep going
                 note_skip(rec, self.name, "unreadable_image")
-                rec["dup_error"] = f"{self.root / path}: {exc}"
+                rec["dup_error"] = f"{path}: {variants}"
                 continue
             rec["phash"] = f"{variants[0][0]:016x}"
             rec["dhash"] = f"{variants[0][1]:016x}"

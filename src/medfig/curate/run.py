@@ -51,6 +51,7 @@ class CurateOptions:
     min_concept_frequency: int = 10
     splits: tuple[float, float, float] = (0.8, 0.1, 0.1)
     seed: int = 0
+    workers: int = 1  # processes for image hashing (the only step that reads every image)
 
 
 @dataclass
@@ -115,7 +116,8 @@ def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = Fal
     if opts.duplicates:
         from medfig.curate.duplicates import DuplicateFilter
 
-        steps.append(DuplicateFilter(dataset, opts.phash_threshold, opts.dhash_threshold, progress=progress))
+        steps.append(DuplicateFilter(dataset, opts.phash_threshold, opts.dhash_threshold, progress=progress,
+                                     workers=opts.workers))
     if opts.image_filter:
         from medfig.curate.image_classifier import ImageClassifierFilter
 
