@@ -46,12 +46,16 @@ def test_real_pdfs_match_checked_gold(data_dir, key):
 def test_nothing_lost_silently(data_dir):
     """Every caption found ends as a figure or as a regionless entry with a reason."""
     pdf = data_dir / "jats_pdf_figure_packages/medrxiv-24301711_meca/content/24301711.pdf"
-    result = extract_pdf(pdf)
+    result = extract_pdf(pdf, cross_page=False)
     names = {f.name for f in result.figures} | {f.name for f in result.regionless}
     assert {"Table 1", "Table 2", "Table 3", "Table 4", "Figure 1"} <= names
-    # the figure legend page holds the caption, the figure itself is on the last page
+    # the figure legend page holds the caption, the figure itself is on the last page: without
+    # cross-page pairing the caption stays regionless, with its reason
     legend = next(f for f in result.regionless if f.name == "Figure 1")
     assert legend.box_pt is None and legend.regionless_reason
+    # by default it is paired with the figure on the next page
+    paired = next(f for f in extract_pdf(pdf).figures if f.name == "Figure 1")
+    assert paired.page == 34 and paired.source.endswith("+caption-on-page-33")
 
 
 def test_cheap_mode_finds_raster_figures_without_detector(data_dir):

@@ -246,9 +246,9 @@ def test_caption_on_the_next_or_previous_page(data_dir, caption_first, caption_t
     ref = next(f for f in extract_pdf(pdf).figures if f.page == 1)
     data = split_figure_pdf(pdf, 1, ref.box_pt, ref.caption_box_pt, caption_first, caption_top)
     art_page, cap_page = (1, 0) if caption_first else (0, 1)
-    plain = extract_pdf(data, name="split.pdf")  # off by default: the caption stays regionless
+    plain = extract_pdf(data, name="split.pdf", cross_page=False)  # switched off: the caption stays regionless
     assert plain.figures == [] and [(f.name, f.page) for f in plain.regionless] == [(ref.name, cap_page)]
-    result = extract_pdf(data, name="split.pdf", cross_page=True)
+    result = extract_pdf(data, name="split.pdf")  # on by default
     assert result.regionless == [] and len(result.figures) == 1
     got = result.figures[0]
     assert got.name == ref.name and got.page == art_page and got.caption == ref.caption

@@ -219,9 +219,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="no layout detector: embedded images + vector clusters only (fast; tables need the detector)")
     p.add_argument("--layout-pages", choices=["captions", "all"], default="captions",
                    help="run the layout detector on pages with a caption (default) or on every page")
-    p.add_argument("--cross-page-captions", action="store_true",
-                   help="pair a caption left without a region with the art of the page before/after it "
-                        "when that page has no caption (legend pages, figure filling a page)")
+    p.add_argument("--no-cross-page-captions", dest="cross_page_captions", action="store_false",
+                   help="do not pair a caption left without a region with the art of the page before/after "
+                        "it (by default they are paired when that page has no caption: legend pages, "
+                        "a figure filling a page)")
     p.add_argument("--no-crops", action="store_true", help="write the JSON only")
     p.add_argument("--time-limit", type=float, default=120.0,
                    help="hard seconds per PDF (default 120): each PDF runs in a worker process that is killed "

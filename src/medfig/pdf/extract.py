@@ -38,7 +38,7 @@ def _render_rgb(doc, index: int, dpi: float):
 
 def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_pages: str = "captions",
                 max_pages: int = DEFAULT_MAX_PAGES, name: str | None = None,
-                time_limit_s: float | None = None, cross_page: bool = False) -> PdfExtraction:
+                time_limit_s: float | None = None, cross_page: bool = True) -> PdfExtraction:
     """Extract figures and tables (with captions) from a PDF.
 
     ``use_layout=False`` is the cheap mode: no page rendering, no detector; regions come
