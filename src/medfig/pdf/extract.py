@@ -20,20 +20,12 @@ from medfig.pdf.page import PageData, read_page
 from medfig.pdf.pairing import absorb_fragments, cross_page_targets, pair, pair_across_pages
 from medfig.pdf.regions import Region, propose_regions
 from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
-from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, is_scan_with_text, scanned_page
+from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, is_scan_with_text, render_page, scanned_page
 from medfig.pdf.geometry import iou as _iou
 from medfig.pdf.types import ExtractedFigure, PdfCaption, PdfExtraction, PdfExtractionError
 
 _NO_REGION_REASONS = ("no figure/table region on the page", "no free region close to the caption")
 DEFAULT_MAX_PAGES = 300  # very long PDFs: the first pages are read and a warning says so
-
-
-def _render_rgb(doc, index: int, dpi: float):
-    page = doc[index]
-    try:
-        return page.render(scale=dpi / 72.0, rev_byteorder=True).to_numpy()[:, :, :3]
-    finally:
-        page.close()
 
 
 def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_pages: str = "captions",
@@ -121,7 +113,7 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
             scanned = page.index in scanned_regions
             if use_layout and not scanned and (page_caps or layout_pages == "all") and page.width > 0:
                 t = time.perf_counter()
-                img = _render_rgb(doc, page.index, DETECT_DPI)
+                img = render_page(doc, page.index, DETECT_DPI)
                 stages["render"] += time.perf_counter() - t
                 t = time.perf_counter()
                 layout = detect(img, DETECT_DPI)
@@ -196,7 +188,7 @@ def _pair_across_pages(result: PdfExtraction, pages: list[PageData], by_page: di
             break
     for q, items in wanted.items():
         page = pages[q]
-        layout = detect(_render_rgb(doc, q, DETECT_DPI), DETECT_DPI) if use_layout else None
+        layout = detect(render_page(doc, q, DETECT_DPI), DETECT_DPI) if use_layout else None
         regions = propose_regions(page, layout, [])
         caps = [PdfCaption(name=f.name, fig_type=f.fig_type, kind="", number=f.number, label=f.label, page=f.page,
                            box_pt=f.caption_box_pt, text=f.caption) for f in items]

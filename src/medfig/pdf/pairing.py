@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from medfig.pdf.geometry import edge_distance, horizontal_overlap, union
+from medfig.pdf.geometry import area, edge_distance, horizontal_overlap, union
 from medfig.pdf.regions import Region
 from medfig.pdf.types import PdfCaption
 
@@ -107,11 +107,11 @@ def pair_across_pages(captions: list[PdfCaption], regions: list[Region], page_ar
     kinds = {"Table": "table", "Figure": "figure"}
     for fig_type, kind in kinds.items():
         caps = [i for i, c in enumerate(captions) if c.fig_type == fig_type]
-        cands = [r for r in regions if r.kind == kind and _area(r.box) >= CROSS_PAGE_MIN_AREA_SHARE * page_area]
+        cands = [r for r in regions if r.kind == kind and area(r.box) >= CROSS_PAGE_MIN_AREA_SHARE * page_area]
         if not caps or not cands:
             continue
         if len(caps) == 1:
-            main = max(cands, key=lambda r: _area(r.box))
+            main = max(cands, key=lambda r: area(r.box))
             merged, _ = absorb_fragments([main], [r for r in cands if r is not main], [])
             pairs.append((caps[0], merged[0]))
         elif len(caps) == len(cands):
@@ -119,7 +119,3 @@ def pair_across_pages(captions: list[PdfCaption], regions: list[Region], page_ar
             cands.sort(key=lambda r: (round(r.box[1] / 20), r.box[0]))
             pairs.extend(zip(caps, cands))
     return pairs
-
-
-def _area(b) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])

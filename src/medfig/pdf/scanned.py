@@ -121,6 +121,7 @@ def map_box(box_pt: Box, back: np.ndarray, dpi: float) -> Box:
 
 
 def render_page(doc, index: int, dpi: float = OCR_DPI) -> np.ndarray:
+    """Page ``index`` of an open pypdfium2 document as an RGB array (the detector's and OCR's input)."""
     page = doc[index]
     try:
         return page.render(scale=dpi / 72.0, rev_byteorder=True).to_numpy()[:, :, :3]
