@@ -7,7 +7,8 @@ any PDF failed.
 Per-paper hard time limit: with ``--time-limit N`` (default 120 s) every PDF is read *and
 written* in a worker process; a PDF still running after N s has its worker killed (a
 parser stuck in C code answers no signal), is reported as ``timed out after N s`` and the
-run goes on with a fresh worker. Inside the worker the extractor's own cooperative budget
+run goes on with a fresh worker (the build's :class:`~medfig.pipeline.local_pool.LocalPool`,
+one worker, no retry). Inside the worker the extractor's own cooperative budget
 is ``COOPERATIVE_SHARE`` of N, so a long-but-progressing PDF ends with the pages read so
 far (and a warning) before the hard kill. ``--time-limit 0`` or ``--in-process`` runs
 everything in this process: no worker start-up, no protection against a hang.
@@ -16,22 +17,21 @@ everything in this process: no worker start-up, no protection against a hang.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import sys
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from functools import partial
 from pathlib import Path
 
+from medfig.records import MedfigError
+
 COOPERATIVE_SHARE = 0.75  # of --time-limit: the extractor stops reading pages here, the worker is killed at 100%
-WORKER_STARTUP_S = 120.0  # importing pdfplumber/scipy and loading the ONNX models, not counted against a paper
 # TEST ONLY (tests/test_pdf_robustness.py): a worker given the PDF whose file name equals
 # TEST_HANG_ENV sleeps for an hour before reading it (a PDF that hangs a parser); one given
 # the PDF named by TEST_CRASH_ENV exits at once with code 70 (a parser that segfaults).
 TEST_HANG_ENV = "MEDFIG_TEST_EXTRACT_HANG_ON"
 TEST_CRASH_ENV = "MEDFIG_TEST_EXTRACT_CRASH_ON"
-_READY = "ready"
 
 
 @dataclass(slots=True)
@@ -90,72 +90,44 @@ def _cooperative(limit: float | None, killable: bool) -> float | None:
     return COOPERATIVE_SHARE * limit if killable else limit
 
 
-def _worker_main(conn: Connection, use_layout: bool) -> None:
-    # the parent only waits: the worker is the one busy process and keeps onnxruntime's default threads
-    import medfig.pdf.extract  # noqa: F401  (import once, before the first paper's clock starts)
+def _extract_task(job: _Job, _out_dir: Path) -> tuple[str, object]:
+    """One PDF on the worker pool: (pdf, PdfExtraction or error message). Carries the test hooks."""
+    hang_on, crash_on = os.environ.get(TEST_HANG_ENV), os.environ.get(TEST_CRASH_ENV)
+    if hang_on and Path(job.pdf).name == hang_on:
+        time.sleep(3600)
+    if crash_on and Path(job.pdf).name == crash_on:
+        os._exit(70)
+    return job.pdf, _extract_one(job)
+
+
+def _warm_up(use_layout: bool) -> None:
+    """Imports and the layout model, before the first paper's clock starts."""
+    import medfig.pdf.extract  # noqa: F401
 
     if use_layout:
         from medfig.pdf.layout import get_detector
 
         get_detector()
-    conn.send(_READY)
-    hang_on, crash_on = os.environ.get(TEST_HANG_ENV), os.environ.get(TEST_CRASH_ENV)
-    while True:
-        try:
-            job = conn.recv()
-        except EOFError:
-            return
-        if job is None:
-            return
-        if hang_on and Path(job.pdf).name == hang_on:
-            time.sleep(3600)
-        if crash_on and Path(job.pdf).name == crash_on:
-            os._exit(70)
-        conn.send(_extract_one(job))
 
 
-class _KillableWorker:
-    """One spawned worker process; a paper past the limit gets the worker killed and replaced."""
+def _extract_failure(job: _Job, failure) -> tuple[str, str]:
+    if failure.stage == "timeout":
+        return job.pdf, f"{job.pdf}: timed out after {failure.timeout_s:g} s (worker stopped; the run goes on)"
+    return job.pdf, f"{job.pdf}: the worker process died while reading it (exit code {failure.exit_code})"
 
-    def __init__(self, use_layout: bool):
-        self._ctx = mp.get_context("spawn")  # fork + onnxruntime/tqdm threads can deadlock the child
-        self._use_layout = use_layout
-        self._process = None
-        self._conn: Connection | None = None
 
-    def _start(self) -> None:
-        parent, child = self._ctx.Pipe()
-        self._process = self._ctx.Process(target=_worker_main, args=(child, self._use_layout), daemon=True)
-        self._process.start()
-        child.close()
-        self._conn = parent
-        if not parent.poll(WORKER_STARTUP_S) or parent.recv() != _READY:
-            self.close()
-            raise RuntimeError("medfig extract: the worker process could not start; use --in-process")
+def _results(jobs: list[_Job], limit: float | None, in_process: bool, use_layout: bool):
+    """(pdf, result) per job, in order: in this process, or on one killable worker (see module doc)."""
+    if limit is None or in_process:
+        yield from ((job.pdf, _extract_one(job)) for job in jobs)
+        return
+    from medfig.pipeline.local_pool import LocalPool
 
-    def run(self, job: _Job, timeout_s: float):
-        if self._process is None or not self._process.is_alive():
-            self._start()
-        self._conn.send(job)
-        if self._conn.poll(timeout_s):
-            try:
-                return self._conn.recv()
-            except (EOFError, OSError):
-                pass  # died while answering
-            self._process.join(5)  # reap it, so its exit code is known
-            code = self._process.exitcode
-            self.close()
-            return f"{job.pdf}: the worker process died while reading it (exit code {code})"
-        self.close()
-        return f"{job.pdf}: timed out after {timeout_s:g} s (worker stopped; the run goes on)"
-
-    def close(self) -> None:
-        if self._process is not None:
-            if self._process.is_alive():
-                self._process.kill()
-            self._process.join(5)
-            self._conn.close()
-        self._process = self._conn = None
+    # one worker, the only busy process: onnxruntime keeps its default threads
+    pool = LocalPool(_extract_task, Path(jobs[0].out), workers=1, timeout_s=limit, max_attempts=1,
+                     on_failure=_extract_failure, warm_up=partial(_warm_up, use_layout),
+                     single_threaded_models=False)
+    yield from pool.run(jobs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -171,20 +143,21 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out = Path(args.output)
     limit = args.time_limit if args.time_limit and args.time_limit > 0 else None
-    worker = None if (limit is None or args.in_process) else _KillableWorker(use_layout=not args.cheap)
+    killable = not (limit is None or args.in_process)
+    jobs = [_Job(pdf=str(pdf), out=str(out), stem=_stem(pdf, root), use_layout=not args.cheap,
+                 layout_pages=args.layout_pages, time_limit_s=_cooperative(limit, killable),
+                 cross_page=args.cross_page_captions,
+                 dpi=args.dpi, native=args.native, fmt=args.format, crops=not args.no_crops) for pdf in pdfs]
     n_fig = n_tab = n_regionless = n_pages = 0
     failed: list[str] = []
     seconds = 0.0
     try:
-        for pdf in tqdm(pdfs, desc="extract", unit="pdf", disable=args.quiet or len(pdfs) == 1):
-            job = _Job(pdf=str(pdf), out=str(out), stem=_stem(pdf, root), use_layout=not args.cheap,
-                       layout_pages=args.layout_pages, time_limit_s=_cooperative(limit, worker is not None),
-                       cross_page=args.cross_page_captions,
-                       dpi=args.dpi, native=args.native, fmt=args.format, crops=not args.no_crops)
-            result = _extract_one(job) if worker is None else worker.run(job, limit)
+        results = _results(jobs, limit, args.in_process, not args.cheap)
+        for pdf, result in tqdm(results, total=len(jobs), desc="extract", unit="pdf",
+                                disable=args.quiet or len(pdfs) == 1):
             if isinstance(result, str):
                 print(f"medfig extract: {result}", file=sys.stderr)
-                failed.append(str(pdf))
+                failed.append(pdf)
                 continue
             for w in result.warnings:
                 print(f"medfig extract: warning: {w}", file=sys.stderr)
@@ -193,9 +166,9 @@ def run(args: argparse.Namespace) -> int:
             n_regionless += len(result.regionless)
             n_pages += result.n_pages
             seconds += result.seconds
-    finally:
-        if worker is not None:
-            worker.close()
+    except MedfigError as exc:  # the worker could not start
+        print(f"medfig extract: {exc}; or use --in-process", file=sys.stderr)
+        return 2
     ok = len(pdfs) - len(failed)
     rate = f", {n_pages / seconds:.1f} pages/s" if seconds else ""
     print(f"medfig extract: {ok}/{len(pdfs)} PDFs, {n_pages} pages: {n_fig} figures, {n_tab} tables, "

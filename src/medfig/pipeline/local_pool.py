@@ -16,6 +16,10 @@ articles written by thousands of publishers needs both, so this pool:
 Workers are started with ``spawn``: forking a parent that holds threads
 (onnxruntime, tqdm's monitor) can deadlock the child. Each worker imports its
 models once and keeps them for every article it processes.
+
+The pool is not tied to articles: ``medfig extract`` runs one PDF per task on it, with
+its own ``on_failure`` (what a timeout or a dead worker becomes) and ``warm_up`` (models
+loaded before the first task's clock starts).
 """
 
 from __future__ import annotations
@@ -40,8 +44,12 @@ _READY = "ready"
 STARTUP_TIMEOUT_S = 120.0
 
 
-def _worker_main(conn: Connection, task: Callable, out_dir: str) -> None:
-    os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # one worker per core: models run single-threaded
+def _worker_main(conn: Connection, task: Callable, out_dir: str, warm_up: Callable | None,
+                 single_threaded_models: bool) -> None:
+    if single_threaded_models:
+        os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # one worker per core: models run single-threaded
+    if warm_up is not None:
+        warm_up()
     conn.send(_READY)
     while True:
         try:
@@ -68,12 +76,43 @@ def failure_result(source, stage: str, message: str) -> ArticleResult:
     return result
 
 
+@dataclass(slots=True)
+class WorkerFailure:
+    """Why a task gave no result: ``stage`` is ``timeout`` or ``worker`` (the process died)."""
+
+    stage: str
+    timeout_s: float | None
+    exit_code: int | None = None
+    attempts: int = 1
+
+
+def article_failure(source, failure: WorkerFailure) -> ArticleResult:
+    """The build's error row for an article whose worker timed out or died."""
+    if failure.stage == "timeout":
+        return failure_result(source, "timeout",
+                              f"article took longer than {failure.timeout_s:g} s; its worker was stopped")
+    return failure_result(
+        source, "worker",
+        f"worker process died (exit code {failure.exit_code}) while processing the article, "
+        f"{failure.attempts} attempt(s); the article is retried by the next run",
+    )
+
+
 class LocalPool:
-    """Run ``task(source, out_dir) -> ArticleResult`` over sources on ``workers`` processes."""
+    """Run ``task(source, out_dir)`` over sources on ``workers`` processes.
+
+    ``on_failure(source, WorkerFailure)`` makes the result of a task that timed out or whose
+    worker died (default: the build's error row). ``warm_up()`` runs in each new worker before
+    it takes tasks. ``single_threaded_models``: one worker per core, so ONNX runs one thread.
+    """
 
     def __init__(self, task: Callable, out_dir: Path, *, workers: int, timeout_s: float | None = 600.0,
-                 max_attempts: int = 2):
+                 max_attempts: int = 2, on_failure: Callable = article_failure, warm_up: Callable | None = None,
+                 single_threaded_models: bool = True):
         self.task = task
+        self.on_failure = on_failure
+        self.warm_up = warm_up
+        self.single_threaded_models = single_threaded_models
         self.out_dir = str(out_dir)
         self.n_workers = max(1, workers)
         self.timeout_s = timeout_s
@@ -83,7 +122,8 @@ class LocalPool:
 
     def _start_worker(self, wait_ready: bool = True) -> _Worker:
         parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker_main, args=(child, self.task, self.out_dir), daemon=True)
+        process = self._ctx.Process(target=_worker_main, daemon=True,
+                                    args=(child, self.task, self.out_dir, self.warm_up, self.single_threaded_models))
         process.start()
         child.close()
         worker = _Worker(process=process, conn=parent)
@@ -187,22 +227,16 @@ class LocalPool:
                 worker.source = None
                 return result
         if worker.conn in ready or worker.process.sentinel in ready or not worker.process.is_alive():
+            worker.process.join(_KILL_GRACE_S)  # reap it: a closed pipe can come before the exit code
             code = worker.process.exitcode
             worker.source = None
             self._replace(worker)
             if worker.attempt < self.max_attempts:
                 retry.append((source, worker.attempt + 1))
                 return None
-            return failure_result(
-                source, "worker",
-                f"worker process died (exit code {code}) while processing the article, "
-                f"{worker.attempt} attempt(s); the article is retried by the next run",
-            )
+            return self.on_failure(source, WorkerFailure("worker", self.timeout_s, code, worker.attempt))
         if self.timeout_s is not None and time.monotonic() - worker.started >= self.timeout_s:
             worker.source = None
             self._replace(worker)
-            return failure_result(
-                source, "timeout",
-                f"article took longer than {self.timeout_s:g} s; its worker was stopped",
-            )
+            return self.on_failure(source, WorkerFailure("timeout", self.timeout_s, attempts=worker.attempt))
         return None
