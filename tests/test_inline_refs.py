@@ -8,7 +8,8 @@ import pytest
 from lxml import etree
 
 from medfig.jats.inline_refs import extract_inline_refs, iter_inline_refs
-from medfig.jats.parse import element_text, parse_jats
+from medfig.jats.parse import parse_jats
+from medfig.jats.text import element_text
 from medfig.records import Article, InlineRef
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

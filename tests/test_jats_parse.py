@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from medfig.jats.parse import normalise_pmcid, parse_jats
+from medfig.jats.metadata import normalise_pmcid
+from medfig.jats.parse import parse_jats
 from medfig.records import JatsError
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from medfig.jats.parse import _SKIP, _inside, element_text, walk_text
+from medfig.jats.text import SKIP, element_text, inside, running_text_containers, walk_text
 from medfig.records import InlineRef, Mention
 from medfig.text.mentions import find_mentions, panels_at, panels_in_text
 from medfig.text.sentences import sentence_at, split_sentences
@@ -71,22 +71,29 @@ def _read_paragraph(p: etree._Element) -> _Paragraph:
         para.xrefs.append((child, start, para.length))
         return True
 
-    walk_text(p, para.add, skip=_SKIP | _NOT_TEXT, visit=record_fig_xref)
+    walk_text(p, para.add, skip=SKIP | _NOT_TEXT, visit=record_fig_xref)
     return para
 
 
 def _paragraphs(article_el: etree._Element) -> Iterator[etree._Element]:
     """Outermost running-text ``<p>`` of the body and the appendices, in document order."""
-    containers = [article_el.find("body")]
-    back = article_el.find("back")
-    if back is not None:
-        containers += [app for app in back.iter("app") if not _inside(app, ("app",), stop=back)]
-    for container in containers:
+    for container in running_text_containers(article_el):
         if container is None:
             continue
         for p in container.iter("p"):
-            if not _inside(p, ("p", *_FLOATS), stop=container):
+            if not inside(p, ("p", *_FLOATS), stop=container):
                 yield p
+
+
+def count_fig_xrefs(article_el: etree._Element) -> int:
+    """``<xref ref-type="fig">`` in the running text: <body> and <back> appendices, not in floats."""
+    return sum(
+        1
+        for container in running_text_containers(article_el)
+        if container is not None
+        for xref in container.iter("xref")
+        if xref.get("ref-type") == "fig" and not inside(xref, _FLOATS, stop=container)
+    )
 
 
 def _section_title(p: etree._Element) -> str | None:

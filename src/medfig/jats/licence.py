@@ -36,6 +36,7 @@ from collections.abc import Iterable, Iterator
 
 from lxml import etree
 
+from medfig.jats.text import local_name
 from medfig.records import Licence, LicenceSource
 
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -65,13 +66,6 @@ _NC = re.compile(r"non[\s-]?commercial|\bnc\b")
 _ND = re.compile(r"no[\s-]?deriv|\bnd\b")
 _SA = re.compile(r"share[\s-]?alike|\bsa\b")
 _VERSION = re.compile(r"\b([1-4]\.[05])\b")
-
-
-def _local(el: etree._Element) -> str:
-    tag = el.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag.rpartition("}")[2]
 
 
 def _text(el: etree._Element) -> str:
@@ -166,9 +160,9 @@ def licence_from_permissions(permissions: etree._Element | None, source: Licence
     """
     if permissions is None:
         return Licence(source="none")
-    licences = [c for c in permissions if _local(c) == "license"]
-    refs = [c for c in permissions if _local(c) == "license_ref"]
-    copyright_texts = [_text(c) for c in permissions if _local(c) == "copyright-statement"]
+    licences = [c for c in permissions if local_name(c.tag) == "license"]
+    refs = [c for c in permissions if local_name(c.tag) == "license_ref"]
+    copyright_texts = [_text(c) for c in permissions if local_name(c.tag) == "copyright-statement"]
     hrefs: list[str] = []  # URL evidence, in order of trust
     texts: list[str] = []
     types: list[str] = []
@@ -182,7 +176,7 @@ def licence_from_permissions(permissions: etree._Element | None, source: Licence
     for lic in licences:
         hrefs += [e.get(XLINK_HREF).strip() for e in lic.iter("{*}ext-link") if e.get(XLINK_HREF)]
         # The licence prose: its paragraphs, not the ali:license_ref URL (nor comments).
-        prose = [_text(c) for c in lic if _local(c) not in ("", "license_ref")]
+        prose = [_text(c) for c in lic if local_name(c.tag) not in ("", "license_ref")]
         texts.append(" ".join(p for p in prose if p) or " ".join((lic.text or "").split()))
     text = " ".join(t for t in texts if t) or None
     if not licences:

@@ -1,0 +1,148 @@
+"""Text of JATS elements: how markup reads as plain text.
+
+Inline markup joins as written; block elements (``<p>``, ``<title>``, ``<td>``, ...) are
+space-separated; ``<alternatives>`` give one readable version; entities of the external
+DTD (never loaded) become their standard characters. Used by the metadata, figure and
+inline-reference readers alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from html.entities import html5 as html5_entities
+
+from lxml import etree
+
+MATHML = "{http://www.w3.org/1998/Math/MathML}math"
+
+# Elements whose text is a separate block: a space goes around them so that
+# "<title>A.</title><p>B</p>" reads "A. B", while inline markup joins as written.
+_BLOCKS = frozenset({
+    "p", "title", "list", "list-item", "def-list", "def-item", "term", "def", "disp-quote",
+    "disp-formula", "sec", "table", "tr", "td", "th", "statement", "boxed-text", "preformat",
+    "attrib", "caption", "fn", "verse-group", "verse-line", "speech", "array",
+})
+# Not caption text: image references, identifiers, the figure label.
+SKIP = frozenset({"graphic", "inline-graphic", "media", "object-id", "label"})
+_ELIFE_DOI_LINE = re.compile(r"^DOI:\s*\S+$")
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def local_name(tag: object) -> str:
+    """``fig`` from ``{namespace}fig``; "" for comments, processing instructions and entities."""
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def walk_text(el: etree._Element, add: Callable[[str], None], *, skip: frozenset[str] = SKIP,
+              visit: Callable[[etree._Element, Callable[[etree._Element], None]], bool] | None = None) -> None:
+    """Pass the text of ``el``'s content, piece by piece, to ``add``.
+
+    Comments and processing instructions give only their tail; elements named in ``skip``
+    give nothing. ``visit(child, walk)`` may take over a child element (and call ``walk`` on
+    it to have its text added): it returns True when it did. The inline-reference reader
+    uses it to record where each figure xref starts and ends.
+    """
+    def walk(child: etree._Element) -> None:
+        walk_text(child, add, skip=skip, visit=visit)
+
+    if el.text:
+        add(el.text)
+    for child in el:
+        tag = child.tag
+        if isinstance(tag, str):
+            if tag in skip:
+                pass
+            elif visit is not None and visit(child, walk):
+                pass
+            elif tag == "alternatives":
+                choice = _alternative_for_text(child)
+                if choice is not None:
+                    walk(choice)
+            elif tag in _BLOCKS:
+                add(" ")
+                walk(child)
+                add(" ")
+            else:
+                walk(child)
+        elif tag is etree.Entity:
+            # An entity of the external DTD we do not load (&ndash;): standard character
+            # names only, so document-defined entities are never expanded.
+            add(html5_entities.get(f"{child.name};", ""))
+        if child.tail:
+            add(child.tail)
+
+
+def _alternative_for_text(alternatives: etree._Element) -> etree._Element | None:
+    """One readable version of an ``<alternatives>``: MathML, else plain text, else TeX.
+
+    TeX comes last because PMC's tex-math often carries a whole LaTeX preamble.
+    """
+    children = [c for c in alternatives if isinstance(c.tag, str) and c.tag not in SKIP]
+    mathml = [c for c in children if c.tag == MATHML]
+    plain = [c for c in children if c.tag != "tex-math"]
+    return (mathml or plain or children or [None])[0]
+
+
+def element_text(el: etree._Element | None) -> str:
+    """Readable text of an element: inline markup kept as text, blocks space-separated, whitespace normalised."""
+    if el is None:
+        return ""
+    out: list[str] = []
+    walk_text(el, out.append)
+    return norm("".join(out))
+
+
+def clean_label(text: str) -> str | None:
+    """A label without the punctuation publishers put after it: eLife's "Figure 1." becomes "Figure 1"."""
+    return text.rstrip(" .:|\u2014-").strip() or None
+
+
+def _is_elife_doi_line(p: etree._Element) -> bool:
+    return any(link.get("ext-link-type") == "doi" for link in p.iter("ext-link")) and bool(
+        _ELIFE_DOI_LINE.match(element_text(p))
+    )
+
+
+def caption_text(caption: etree._Element | None) -> tuple[str, str | None]:
+    """(full caption, caption title) of a ``<caption>``; ``("", None)`` when absent."""
+    if caption is None:
+        return "", None
+    title = caption.find("title")
+    out: list[str] = []
+    if caption.text:
+        out.append(caption.text)
+    for child in caption:
+        if isinstance(child.tag, str) and child.tag not in SKIP:
+            if not (child.tag == "p" and _is_elife_doi_line(child)):
+                out.append(" ")
+                walk_text(child, out.append)
+                out.append(" ")
+        if child.tail:
+            out.append(child.tail)
+    return norm("".join(out)), element_text(title) or None
+
+
+# ---------------------------------------------------------------- where in the document
+
+
+def inside(el: etree._Element, tags: tuple[str, ...], *, stop: etree._Element) -> bool:
+    """Whether an ancestor of ``el`` below ``stop`` has one of ``tags``."""
+    for ancestor in el.iterancestors():
+        if ancestor is stop:
+            return False
+        if ancestor.tag in tags:
+            return True
+    return False
+
+
+def running_text_containers(article_el: etree._Element) -> list[etree._Element | None]:
+    """The containers of running text: ``<body>`` (None when absent), then the outermost ``<app>`` of ``<back>``."""
+    containers = [article_el.find("body")]
+    back = article_el.find("back")
+    if back is not None:
+        containers += [app for app in back.iter("app") if not inside(app, ("app",), stop=back)]
+    return containers
