@@ -98,7 +98,7 @@ def test_a_hand_checked_figure_row(hindawi_dataset):
     assert {"a", "b", "c"} <= set(panels)
 
 
-def test_second_build_does_no_work_and_changes_no_file(hindawi_dataset):
+def test_second_build_of_the_hindawi_corpus_does_no_work_and_changes_no_file(hindawi_dataset):
     before = _snapshot(hindawi_dataset)
     report = build(HINDAWI, hindawi_dataset, workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert report.articles_processed == 0 and report.articles_skipped == 30
@@ -244,7 +244,7 @@ def test_cli_build_names_a_missing_input(tmp_path, capsys):
     assert "nope" in capsys.readouterr().err
 
 
-def test_second_build_does_no_work_and_changes_no_file(tmp_path):
+def test_second_build_with_images_does_no_work_and_changes_no_file(tmp_path):
     corpus = tmp_path / "corpus"
     for key in ("PMC4736806", "PMC4745290"):
         shutil.copytree(HINDAWI / key, corpus / key)
@@ -354,7 +354,8 @@ def test_a_pdf_alone_gives_figures_captions_and_inline_refs_that_agree_with_its_
     build(corpus, out, workers=1, progress=False)
     rows = {f["label"]: f for f in pq.read_table(out / "figures.parquet").to_pylist()}
     truth = parse_jats((folder / "fulltext.xml").read_bytes(), key="PMC4736806")
-    assert set(rows) == {f.label for f in truth.figures}  # Figure 1 ... Figure 9
+    assert [f.label for f in truth.figures] == [f"Figure {n}" for n in range(1, 10)]
+    assert set(rows) == {f.label for f in truth.figures}
     for figure in truth.figures:
         row = rows[figure.label]
         assert row["image_status"] == "ok" and row["image_source"] == "pdf"
