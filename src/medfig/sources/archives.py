@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from medfig.records import SourceError
-from medfig.sources import safety
+import medfig.sources.safety as safety
 from medfig.sources.package import READ_ERRORS, ArticlePackage, describe
+from medfig.sources.registry import register_opener
 from medfig.sources.sniff import is_xml_name
 
 if TYPE_CHECKING:
@@ -219,6 +220,10 @@ def open_tar(source: ArticleSource) -> TarPackage:
     package = TarPackage(source, spools, sizes, warnings)
     package._choose_main_files()
     return package
+
+
+register_opener("zip", open_zip)  # MECA (.meca) packages are zips too
+register_opener("tar", open_tar)
 
 
 # -- discovery --------------------------------------------------------------------------

@@ -27,7 +27,8 @@ from medfig.records import SourceError
 from medfig.sources.archives import archive_kind, archive_prefixes, archive_stem
 from medfig.sources.package import OUTPUT_MARKER
 from medfig.sources.sniff import SNIFF_BYTES, is_pdf_name, is_xml_name, looks_like_jats, looks_like_meca_manifest
-from medfig.sources.source import ArticleSource, make_source
+from medfig.sources.fingerprint import make_source
+from medfig.sources.source import ArticleSource
 
 
 def _head(path: Path) -> bytes:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from medfig.records import SourceError
-from medfig.sources import safety
+import medfig.sources.safety as safety
+from medfig.sources.registry import register_opener
 from medfig.sources.sniff import SNIFF_BYTES, choose_pdf, choose_xml, is_pdf_name, is_xml_name, looks_like_jats
 
 if TYPE_CHECKING:
@@ -235,3 +236,7 @@ def open_file(source: ArticleSource) -> FolderPackage:
         package.xml_name = path.name
         package.pdf_name = _same_stem(files, path.stem, is_pdf_name)
     return package
+
+
+register_opener("folder", open_folder)
+register_opener("file", open_file)

@@ -39,8 +39,9 @@ from datetime import datetime
 from urllib.parse import parse_qs, urlparse
 
 from medfig.records import SourceError
-from medfig.sources import safety
+import medfig.sources.safety as safety
 from medfig.sources.package import ArticlePackage, describe
+from medfig.sources.registry import register_opener
 from medfig.sources.source import ArticleSource
 
 BUCKET = "s3://pmc-oa-opendata"
@@ -211,3 +212,6 @@ def open_pmc_cloud(source: ArticleSource) -> RemotePackage:
     package = RemotePackage(source, fs, base, sizes, warnings)
     package._choose_main_files()
     return package
+
+
+register_opener("pmc-cloud", open_pmc_cloud)
