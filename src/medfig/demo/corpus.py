@@ -52,7 +52,8 @@ from medfig.demo.figures import FigureArt, figure_float, raster_figure, raster_h
 from medfig.demo.front import author_line, decorations, front_matter
 from medfig.demo.jats import build_xml
 from medfig.demo.pdf import CAPTION, CAPTION_GAP, FLOAT_SEP, Block, FloatBlock, Flow, Geometry, Placed
-from medfig.demo.spec import ArticleSpec, FigureSpec, plan_article
+from medfig.demo.plan import plan_article
+from medfig.demo.spec import ArticleSpec, FigureSpec
 from medfig.demo.truth import ground_truth
 from medfig.demo.typeset import wrap
 from medfig.pipeline.atomic import atomic_write_bytes

@@ -19,7 +19,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from medfig.demo import images, vector
+import medfig.demo.images as images
+import medfig.demo.vector as vector
 from medfig.demo.pdf import CAPTION, FloatBlock, Geometry
 from medfig.demo.spec import FigureSpec, TableSpec
 from medfig.demo.typeset import Box, draw_line, wrap
