@@ -14,6 +14,11 @@ from medfig.curate.run import CurateOptions, curate
 from medfig.export.release import load_release
 
 
+# The three input articles hold 3 (PMC4735894), 5 (PMC4736802) and 1 (elife-19405) <fig> elements,
+# all CC BY with an image (the Hindawi ones cropped from the PDF): the open policy keeps all nine.
+N_PAPERS, N_FIGURES = 3, 9
+
+
 @pytest.fixture(scope="module")
 def release(data_dir, tmp_path_factory) -> Path:
     from medfig.pipeline.build import build
@@ -41,14 +46,16 @@ def test_rocov2_files_round_trip(release, tmp_path):
 
     rel = load_release(release)
     counts = export_rocov2(rel, tmp_path)
-    assert sum(counts.values()) == sum(1 for r in rel.figures if rel.image_file(r)) > 0
+    assert sum(counts.values()) == sum(1 for r in rel.figures if rel.image_file(r)) == N_FIGURES
     captions_by_text = {r.get("caption_clean") for r in rel.figures}
-    used, all_ids = set(), set()
+    used, all_ids, sizes = set(), set(), []
     for split in ("train", "valid", "test"):
         caps = _read_csv(tmp_path / f"{split}_captions.csv")
         concepts = _read_csv(tmp_path / f"{split}_concepts.csv")
         manual = _read_csv(tmp_path / f"{split}_concepts_manual.csv")
-        assert list(caps[0].keys()) == ["ID", "Caption"] if caps else True
+        assert caps, f"{split}: three articles over three equal-ish splits leave no split empty"
+        assert list(caps[0].keys()) == ["ID", "Caption"]
+        sizes.append(len(caps))
         ids = [c["ID"] for c in caps]
         assert ids == [c["ID"] for c in concepts] == [m["ID"] for m in manual]
         assert all(i.startswith(f"medfig_{split}_") for i in ids)
@@ -57,6 +64,8 @@ def test_rocov2_files_round_trip(release, tmp_path):
         for row in concepts + manual:
             used.update(c for c in row["CUIs"].split(";") if c)
         all_ids.update(ids)
+    assert sorted(sizes) == [1, 3, 5]  # splits are grouped by article: one article per split
+    assert len(all_ids) == N_FIGURES
     mapping = {r["CUI"]: r["Canonical name"] for r in _read_csv(tmp_path / "cui_mapping.csv")}
     assert used and used <= set(mapping) and all(mapping[c] for c in used)
     lic = _read_csv(tmp_path / "license_information.csv")
@@ -71,7 +80,7 @@ def test_medicat_jsonl_has_medicats_fields_and_images(release, tmp_path, data_di
     n = export_medicat(load_release(release), tmp_path)
     rows = [json.loads(line) for line in (tmp_path / "medicat.jsonl").read_text().splitlines()]
     sample = json.loads((data_dir / "medicat_sample" / "sample.jsonl").read_text().splitlines()[0])
-    assert n == len(rows) > 0
+    assert n == len(rows) == N_FIGURES
     for row in rows:
         assert set(row) == set(sample)
         assert set(row["oa_info"]) == set(sample["oa_info"]) and set(row["oa_info"]["oa"]) == set(sample["oa_info"]["oa"])
@@ -87,7 +96,7 @@ def test_hf_parquet_loads_with_datasets_and_decodes_images(release, tmp_path):
 
     counts = export_hf(load_release(release), tmp_path)
     ds = datasets.load_dataset("parquet", data_dir=str(tmp_path))
-    assert {k: ds[k].num_rows for k in ds} == counts
+    assert {k: ds[k].num_rows for k in ds} == counts and sum(counts.values()) == N_FIGURES
     first = ds[next(iter(ds))][0]
     assert first["image"].size[0] > 0 and first["caption"] and first["license"].startswith("CC")
 
@@ -106,7 +115,8 @@ def test_webdataset_shards_hold_image_caption_and_metadata_per_key(release, tmp_
                 meta = json.loads(tar.extractfile(f"{key}.json").read())
                 assert meta["article_key"] and tar.extractfile(f"{key}.txt").read()
             seen += len(keys)
-    assert seen == sum(counts.values())
+    assert seen == sum(counts.values()) == N_FIGURES
+    assert len(list(tmp_path.glob("*.tar"))) == 4  # shards per split of 1, 3 and 5 samples, three per shard
 
 
 def test_card_reports_statistics_drops_and_histograms(release, tmp_path):
@@ -115,8 +125,8 @@ def test_card_reports_statistics_drops_and_histograms(release, tmp_path):
     rel = load_release(release)
     path = write_card(rel, tmp_path)
     text = path.read_text()
-    stats = release_stats(rel)
-    assert f"| figures | {len(rel.figures)} |" in text and f"| papers | {stats['papers']} |" in text
+    assert release_stats(rel)["papers"] == N_PAPERS
+    assert f"| figures | {N_FIGURES} |" in text and f"| papers | {N_PAPERS} |" in text
     assert "## Drops by step and reason" in text
     assert (tmp_path / "caption_length.png").read_bytes()[:4] == b"\x89PNG"
 
