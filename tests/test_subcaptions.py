@@ -88,7 +88,12 @@ def test_positions_rows_and_columns():
 
 def test_spans_are_offsets_into_the_caption():
     caption = "Figure 1. (A) Barium enema and (B) endoscopic image."
-    for s in parse_subcaptions(caption).subcaptions:
+    subcaptions = parse_subcaptions(caption).subcaptions
+    assert [(s.label, s.text) for s in subcaptions] == [("a", "Barium enema"), ("b", "endoscopic image.")]
+    start_a, start_b = caption.index("Barium"), caption.index("endoscopic")
+    assert [list(map(tuple, s.spans)) for s in subcaptions] == [[(start_a, start_a + len("Barium enema"))],
+                                                                [(start_b, len(caption))]]
+    for s in subcaptions:
         assert " ".join(caption[a:b] for a, b in s.spans) == s.text
 
 
