@@ -159,6 +159,7 @@ def test_inline_refs_attach_to_the_panels_they_name():
 def test_single_panel_split_is_empty_and_crops_are_written(tmp_path):
     assert split_compound(Image.open(MRI_WITH_INSET), "Figure 4. MRI scan.") == []
     subs = split_compound(Image.open(FOUR_MRI), FOUR_MRI_CAPTION)
+    assert sorted(s.label for s in subs) == ["a", "b", "c", "d"]
     write_crops(Image.open(FOUR_MRI), subs, tmp_path, "images/subfigures/fig2")
     for s in subs:
         crop = Image.open(tmp_path / s.crop_file)
@@ -170,6 +171,7 @@ def test_cli_json_contract_and_preview(tmp_path, capsys):
     assert main(["compound", str(FOUR_MRI), "--caption", FOUR_MRI_CAPTION, "--json", "--preview", str(preview)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"compound", "subfigures"} and out["compound"] is True
+    assert sorted(s["label"] for s in out["subfigures"]) == ["a", "b", "c", "d"]
     assert all(set(s) == {"label", "box", "score", "subcaption"} for s in out["subfigures"])
     assert all(len(s["box"]) == 4 and 0 < s["score"] <= 1 for s in out["subfigures"])
     img = Image.open(preview)
@@ -185,10 +187,23 @@ def test_cli_bad_image_names_the_file(tmp_path, capsys):
     assert "missing.png" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in MEDICAT.glob("*.png")))
+MEDICAT_PNGS = sorted(p.name for p in MEDICAT.glob("*.png"))
+
+
+def test_medicat_sample_is_there():
+    # an empty parameter list would make the test below skip, not fail
+    assert len(MEDICAT_PNGS) == 10, MEDICAT
+
+
+@pytest.mark.parametrize("name", MEDICAT_PNGS)
 def test_medicat_sample_runs_and_boxes_stay_inside(name):
     img = Image.open(MEDICAT / name)
     result = analyze_compound(img, "")
+    # a compound figure has at least two panels; a single-panel figure has none
+    if result.compound:
+        assert len(result.subfigures) >= 2
+    else:
+        assert result.subfigures == []
     for s in result.subfigures:
         x0, y0, x1, y1 = s.box_px
         assert 0 <= x0 < x1 <= img.width and 0 <= y0 < y1 <= img.height
