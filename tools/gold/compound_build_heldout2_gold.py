@@ -22,7 +22,7 @@ panel's own words; title / text shared by all panels, statistics boilerplate suc
 "N = 3 per group. Statistic: ... Bars represent mean ..." and scale left out; "((b) and (c))"
 text given to both panels), never drafted by medfig's caption parser.
 
-    .venv/bin/python benchmarks/compound_build_heldout2_gold.py [--grid DIR]
+    .venv/bin/python tools/gold/compound_build_heldout2_gold.py [--grid DIR]
 """
 
 from __future__ import annotations
@@ -32,10 +32,11 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compound_real_figures import DATA, _xml_captions, load_image  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # harness, compound_real_figures
+from compound_real_figures import _xml_captions, load_image  # noqa: E402
+from harness import DATA, GOLD  # noqa: E402
 
-OUT = Path(__file__).resolve().parent / "gold" / "subfigures" / "heldout2_gold.json"
+OUT = GOLD / "subfigures" / "heldout2_gold.json"
 MAX_SIDE = 1200  # figure files larger than this (longer side, px) are downscaled to it
 PKG = "jats_pdf_figure_packages/"
 PMC10802347 = PKG + "PMC10802347_partial_oa_package/nihpp-2023.12.31.573776v1"

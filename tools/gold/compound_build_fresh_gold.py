@@ -7,7 +7,7 @@ sheets); labels are the letters printed in the image; each subcaption is a verba
 span chosen by hand by its first and last words (``_span``), never drafted by medfig's
 caption parser. See NOTES.md ("Fresh held-out gold").
 
-    .venv/bin/python benchmarks/compound_build_fresh_gold.py [--grid DIR]
+    .venv/bin/python tools/gold/compound_build_fresh_gold.py [--grid DIR]
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compound_real_figures import load_image, pdf_figures, DATA  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # harness, compound_real_figures
+from compound_real_figures import load_image, pdf_figures  # noqa: E402
+from harness import DATA, GOLD  # noqa: E402
 
-OUT = Path(__file__).resolve().parent / "gold" / "subfigures" / "fresh_gold.json"
+OUT = GOLD / "subfigures" / "fresh_gold.json"
 HINDAWI = "pmc_hindawi_xml_pdf/{}/fulltext.pdf"
 
 # eLife figures: PDF page (0-based) and clip in PDF points (origin top-left) as `medfig build`

@@ -1,11 +1,14 @@
 """How benchmarks/gold/subfigures/real_gold.json was made (re-runnable; see NOTES.md there).
 
+    .venv/bin/python tools/gold/compound_build_gold.py
+
 1. PDF figures (benchmarks/compound_real_figures.py): panel boxes are the figure's embedded
    image objects (exact, from the PDF), grouped under the "(a)" text label printed below
    them when one label covers several images; labels are those printed letters.
 2. Each figure was then LOOKED AT with the boxes drawn over it (contact sheets); figures
    whose image objects are not the panels (vector charts whose axes are not in the image,
-   panels pasted from several pieces, "a1/a2" labels) were excluded: EXCLUDED below.
+   panels pasted from several pieces, "a1/a2" labels) were excluded: EXCLUDED in
+   benchmarks/compound_real_figures.py (compound_synthetic.py skips the same figures).
 3. Subcaptions: drafted with medfig's parser, then every one read against the caption and
    corrected by hand where the draft was wrong: SUBCAPTION_FIXES below (MedICaT's rule: the
    words that describe this panel and not all panels; scale information left out).
@@ -28,25 +31,12 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compound_real_figures import DATA, RENDER_SCALE, load_image, pdf_sources  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # harness, compound_real_figures
+from compound_real_figures import EXCLUDED, RENDER_SCALE, SINGLE_EXCLUDED, load_image, pdf_sources  # noqa: E402
+from harness import DATA, GOLD  # noqa: E402
 
-OUT = Path(__file__).resolve().parent / "gold" / "subfigures" / "real_gold.json"
+OUT = GOLD / "subfigures" / "real_gold.json"
 
-EXCLUDED = {
-    "PMC4657150/fig1": "panel (c) spans blots below the size cut",
-    "PMC4709619/fig1": "vector chart axes", "PMC4709619/fig2": "vector chart axes", "PMC4709619/fig3": "vector chart axes",
-    "PMC4736587/fig1": "three photos, caption labels two",
-    "PMC4738714/fig1": "crop spans two columns", "PMC4738714/fig4": "crop spans two columns",
-    "PMC4738934/fig7": "a1/a2/b1/b2 labels", "PMC4738934/fig9": "a1/a2/b1/b2 labels",
-    "PMC4745290/fig2": "panel pieces", "PMC4745298/fig1": "panel pieces", "PMC4745298/fig2": "panel pieces",
-}
-# single embedded images that are compound inside: no panel boxes to give, so not negatives either
-SINGLE_EXCLUDED = {
-    "PMC4657150/fig2": "chart + blots", "PMC4739223/fig2": "two radiographs in one image",
-    "PMC4745307/fig1": "two panels in one image", "PMC4745307/fig2": "two panels in one image",
-    **{f"elife-04177-vor-r1/fig{i}": "multi-panel charts in one image" for i in range(1, 6)},
-}
 
 # label -> list of caption fragments (verbatim). Replaces the draft for that figure.
 SUBCAPTION_FIXES = {

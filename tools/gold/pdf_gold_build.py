@@ -1,7 +1,7 @@
 """Write the checked gold set from induced boxes and the list of eye-checked pages.
 
-    python benchmarks/pdf_gold_induce.py          # induced/*.json (independent of medfig.pdf)
-    python benchmarks/pdf_gold_build.py           # gold.json: only pages in checked_pages.json
+    python tools/gold/pdf_gold_induce.py          # induced/*.json (independent of medfig.pdf)
+    python tools/gold/pdf_gold_build.py           # gold.json: only pages in checked_pages.json
 
 gold.json: {"papers": [{"key", "pdf" (relative to shared/data), "pages" (checked, 0-based),
 "figures": [{"name", "fig_type", "page", "box", "caption_box", "method"}]}]}, boxes in
@@ -11,12 +11,14 @@ PDF points, origin top-left, [x0, y0, x1, y1].
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
-GOLD = Path(__file__).resolve().parent / "gold" / "pdf_figures"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from harness import DATA  # noqa: E402
+from harness import GOLD as GOLD_SETS  # noqa: E402
 
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+GOLD = GOLD_SETS / "pdf_figures"
 
 
 def snap(pdf: Path, page: int, rough: list[float]) -> list[float]:

@@ -1,12 +1,12 @@
 """Induce figure/table boxes for the gold set's real biomedical PDFs (JATS XML beside them).
 
-    python benchmarks/pdf_gold_induce.py [--out DIR] [--draw /tmp/gold_pages] [--only KEY]
+    python tools/gold/pdf_gold_induce.py [--out DIR] [--draw /tmp/gold_pages] [--only KEY]
 
 A thin driver over ``medfig.induce`` (the same code as ``medfig induce``), which is
 independent of medfig's extractor (no layout detector, nothing from ``medfig.pdf``):
 JATS captions located by Wagner–Fischer free-end alignment, figure files by multi-scale
 template matching, XML tables by bag-of-words line intervals, otherwise whitespace bands.
-It writes ``{key}.json`` in the schema ``benchmarks/pdf_gold_build.py`` reads (``id, name,
+It writes ``{key}.json`` in the schema ``tools/gold/pdf_gold_build.py`` reads (``id, name,
 fig_type, page, box, caption_box, caption_match, method, template_score``).
 
 The committed ``benchmarks/gold/pdf_figures/induced/`` files were written by the first
@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from medfig.induce.draw import draw_paper
 from medfig.induce.run import induce_package
 from medfig.sources import iter_sources
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-OUT = Path(__file__).resolve().parent / "gold" / "pdf_figures"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from harness import DATA, GOLD  # noqa: E402
+
+OUT = GOLD / "pdf_figures"
 
 
 def corpus() -> list[tuple[str, Path]]:
