@@ -15,9 +15,10 @@ import pdfplumber
 
 from medfig.evaluate.figure_files import load_figure_file
 from medfig.evaluate.figures import iou
-from medfig.induce.align import alnum, semiglobal_align
+from medfig.induce.align import semiglobal_align
 from medfig.induce.run import induce_path
 from medfig.induce.tables import _best_run, table_tokens_from_jats
+from medfig.text.labels import alnum
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PACKAGES = DATA / "jats_pdf_figure_packages"

@@ -25,21 +25,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_LABEL_WORD = re.compile(
-    r"^\s*(?:supplementary|suppl\.?|extended\s+data|appendix)?\s*"
-    r"(?:figures?|figs?\.?|tables?|tab\.?|box|scheme|chart|plate)\s*", re.IGNORECASE)
+from medfig.text.labels import figure_number  # also imported from here by callers
 
 
 class FigureFileError(ValueError):
     """A JSON file that is not one of the known figure formats (message names the file)."""
-
-
-def figure_number(name: str | None) -> str:
-    """The number part of a figure/table name, normalised: "Figure 3" / "Fig. 3." / "3" -> "3"."""
-    if not name:
-        return ""
-    s = _LABEL_WORD.sub("", str(name)).strip()
-    return re.sub(r"[\s.:|]+$", "", s).lower().replace(" ", "")
 
 
 def normalise_type(t: str | None) -> str:

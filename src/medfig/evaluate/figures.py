@@ -37,13 +37,7 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-
-def iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / ua if ua > 0 else 0.0
+from medfig.geometry import iou
 
 
 @dataclass(slots=True)
@@ -134,7 +128,7 @@ CAPTION_TEXT_RATIO = 95.0
 
 
 def _caption_text(s: str) -> str:
-    from medfig.induce.align import alnum
+    from medfig.text.labels import alnum
 
     return alnum(s or "")
 

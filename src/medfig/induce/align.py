@@ -14,17 +14,11 @@ start of the best alignment is carried along the table with each cell's predeces
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
-_NOT_ALNUM = re.compile(r"[^0-9a-z]")
-
-
-def alnum(text: str) -> str:
-    """Lower-case letters and digits only: hyphenation, missing spaces and punctuation vanish."""
-    return _NOT_ALNUM.sub("", text.lower())
+from medfig.text.labels import alnum  # noqa: F401  (re-export: alnum lived here)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from medfig.induce.align import alnum, semiglobal_align
+from medfig.induce.align import semiglobal_align
+from medfig.text.labels import alnum
 from medfig.induce.pagetext import PageText, union, word_box
 
 MIN_SCORE = 80.0  # 100 * (1 - edits / caption length); below: "caption not found in PDF text"

@@ -8,7 +8,7 @@ aligned span of ``text`` maps back to words and their boxes (PDF points, origin 
 
 from __future__ import annotations
 
-from medfig.induce.align import alnum
+from medfig.text.labels import alnum
 
 
 def union(boxes) -> list[float] | None:

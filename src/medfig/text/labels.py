@@ -1,0 +1,28 @@
+"""Small text normalisations for comparing captions and figure labels across sources.
+
+Shared by :mod:`medfig.induce` (locating JATS captions in page text, naming induced
+figures) and :mod:`medfig.evaluate` (matching predicted and gold figures), so neither
+package imports the other.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NOT_ALNUM = re.compile(r"[^0-9a-z]")
+_LABEL_WORD = re.compile(
+    r"^\s*(?:supplementary|suppl\.?|extended\s+data|appendix)?\s*"
+    r"(?:figures?|figs?\.?|tables?|tab\.?|box|scheme|chart|plate)\s*", re.IGNORECASE)
+
+
+def alnum(text: str) -> str:
+    """Lower-case letters and digits only: hyphenation, missing spaces and punctuation vanish."""
+    return _NOT_ALNUM.sub("", text.lower())
+
+
+def figure_number(name: str | None) -> str:
+    """The number part of a figure/table name, normalised: "Figure 3" / "Fig. 3." / "3" -> "3"."""
+    if not name:
+        return ""
+    s = _LABEL_WORD.sub("", str(name)).strip()
+    return re.sub(r"[\s.:|]+$", "", s).lower().replace(" ", "")
