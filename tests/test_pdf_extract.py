@@ -23,11 +23,13 @@ def _gold(key: str) -> dict:
     return next(p for p in GOLD["papers"] if p["key"] == key)
 
 
-@pytest.mark.parametrize("key", ["PMC4691483", "PMC4738934", "medrxiv-24301711"])
-def test_real_pdfs_match_checked_gold(data_dir, key):
+# gold boxes per paper: the XML's 8 figures + 2 tables, its 9 figures, and the preprint's 4 tables
+@pytest.mark.parametrize("key,n_gold", [("PMC4691483", 10), ("PMC4738934", 9), ("medrxiv-24301711", 4)])
+def test_real_pdfs_match_checked_gold(data_dir, key, n_gold):
     """Vector charts + tables (Hindawi), a figure drawn as a grid of image tiles, and a
     double-spaced preprint with margin line numbers and tables."""
     paper = _gold(key)
+    assert len(paper["figures"]) == n_gold
     pdf = data_dir / paper["pdf"]
     if key.startswith("medrxiv"):  # 35 pages: keep the test fast, score its table pages only
         result = extract_pdf(pdf, max_pages=33)
@@ -118,6 +120,7 @@ def test_cli_formats_crops_and_bad_files(data_dir, tmp_path, capsys):
     rc = main(["extract", str(src / "good.pdf"), "-o", str(tmp_path / "native"), "--native", "-q"])
     doc = json.loads((tmp_path / "native" / "good.json").read_text())
     assert rc == 0 and doc["schema"] == "medfig.pdf_figures/1"
+    assert [f["name"] for f in doc["figures"]] == ["Figure 1", "Figure 2", "Figure 3"]
     assert all(f["render_dpi"] > 150 for f in doc["figures"])
 
 
