@@ -143,7 +143,7 @@ def sideways_page_pdf(pdf_path, index: int, counter_clockwise: bool) -> tuple[by
 
 @pytest.mark.parametrize("counter_clockwise", [True, False])
 def test_sideways_page_is_read_in_reading_direction(data_dir, counter_clockwise):
-    from medfig.pdf.geometry import iou
+    from medfig.geometry import iou
 
     pdf = data_dir / ROTATED_SOURCE
     reference = [f for f in extract_pdf(pdf).figures if f.page == 1]
@@ -240,7 +240,7 @@ def split_figure_pdf(pdf_path, index: int, art_box, caption_box, caption_first: 
 def test_caption_on_the_next_or_previous_page(data_dir, caption_first, caption_top):
     """A figure filling a page with its caption at the top of the next page; a caption page
     (caption mid-page) before the figure page."""
-    from medfig.pdf.geometry import iou
+    from medfig.geometry import iou
 
     pdf = data_dir / SPLIT_SOURCE
     ref = next(f for f in extract_pdf(pdf).figures if f.page == 1)
@@ -281,7 +281,7 @@ def test_legend_page_before_the_figure_page(data_dir):
 def test_page_with_rotate_entry_uses_its_displayed_frame(data_dir, counter_clockwise, rotate):
     """A landscape-stored page with /Rotate showing it upright: boxes in the displayed frame,
     equal to the upright original's, and no turn needed (no sideways warning)."""
-    from medfig.pdf.geometry import iou
+    from medfig.geometry import iou
 
     pdf = data_dir / ROTATED_SOURCE
     reference = [f for f in extract_pdf(pdf).figures if f.page == 1]

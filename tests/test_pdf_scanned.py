@@ -14,8 +14,8 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
+from medfig.geometry import iou
 from medfig.pdf.extract import extract_pdf
-from medfig.pdf.geometry import iou
 from medfig.pdf.scanned import is_image_only
 
 SOURCE_PDF = "pmc_hindawi_xml_pdf/PMC4657150/fulltext.pdf"

@@ -9,7 +9,7 @@ size that does not end a sentence) is an in-text mention and is never taken.
 
 from __future__ import annotations
 
-from medfig.pdf.geometry import horizontal_overlap, union
+from medfig.geometry import horizontal_overlap, union
 from medfig.pdf.labels import Label, parse_label
 from medfig.pdf.page import Line, PageData
 from medfig.pdf.types import PdfCaption

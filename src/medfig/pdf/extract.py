@@ -13,6 +13,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from medfig.geometry import iou as _iou
 from medfig.pdf.captions import dedupe_captions, find_captions
 from medfig.pdf.document import open_pdf, read_pdf_bytes
 from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
@@ -21,7 +22,6 @@ from medfig.pdf.pairing import absorb_fragments, cross_page_targets, pair, pair_
 from medfig.pdf.regions import Region, propose_regions
 from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
 from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, is_scan_with_text, render_page, scanned_page
-from medfig.pdf.geometry import iou as _iou
 from medfig.pdf.types import ExtractedFigure, PdfCaption, PdfExtraction, PdfExtractionError
 
 _NO_REGION_REASONS = ("no figure/table region on the page", "no free region close to the caption")

@@ -13,16 +13,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from medfig.pdf.geometry import union
+from medfig.geometry import PointBox, union
 from medfig.pdf.page import Graphic, PageData
-from medfig.pdf.types import Box
 
 JOIN_GAP_PT = 10.0  # panels of one figure sit closer than this; separate figures are farther apart
 
 
 @dataclass(slots=True)
 class GraphicCluster:
-    box: Box  # union of the member objects, PDF points, origin top-left
+    box: PointBox  # union of the member objects, PDF points, origin top-left
     members: list[Graphic]
 
     @property
@@ -76,5 +75,5 @@ def cluster_graphics(page: PageData, graphics: list[Graphic] | None = None, gap:
     return clusters
 
 
-def _touches(a: Box, b: Box, tol: float) -> bool:
+def _touches(a: PointBox, b: PointBox, tol: float) -> bool:
     return a[0] <= b[2] + tol and b[0] <= a[2] + tol and a[1] <= b[3] + tol and b[1] <= a[3] + tol

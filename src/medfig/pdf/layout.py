@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from medfig.pdf.types import Box
+from medfig.geometry import PointBox
 
 DETECT_DPI = 100.0
 _LOCK = threading.Lock()
@@ -25,7 +25,7 @@ _DETECTOR = None
 @dataclass(slots=True)
 class LayoutBox:
     label: str  # figure | table | figure_caption | table_caption | text | title | ...
-    box: Box  # PDF points, origin top-left
+    box: PointBox  # PDF points, origin top-left
     score: float
 
 

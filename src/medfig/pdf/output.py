@@ -15,7 +15,7 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2 as pdfium
 
-from medfig.pdf.geometry import inside_fraction, rounded
+from medfig.geometry import inside_fraction, rounded
 from medfig.pdf.types import ExtractedFigure, PdfExtraction
 from medfig.pipeline.atomic import atomic_write_bytes, atomic_write_json
 

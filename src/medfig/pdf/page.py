@@ -30,7 +30,7 @@ from statistics import median
 
 import pypdfium2.raw as pdfium_c
 
-from medfig.pdf.types import Box
+from medfig.geometry import PointBox
 
 # Words are split at gaps wider than 15% of the font size: some publishers (Hindawi)
 # draw no space glyphs, and a fixed 3 pt tolerance glues whole lines together.
@@ -48,7 +48,7 @@ _WHITE_255 = 252  # a fill at least this light in every RGB channel (of 255) is 
 @dataclass(slots=True)
 class Word:
     text: str
-    box: Box
+    box: PointBox
     size: float
     font: str
     upright: bool = True
@@ -63,7 +63,7 @@ class Line:
     """Words on one baseline within one column. ``box`` in PDF points, origin top-left."""
 
     words: list[Word]
-    box: Box = (0.0, 0.0, 0.0, 0.0)
+    box: PointBox = (0.0, 0.0, 0.0, 0.0)
     size: float = 0.0  # the most common font size of the line's words
     index: int = 0
 
@@ -77,7 +77,7 @@ class Graphic:
     """A drawn object: ``kind`` is ``image`` (raster placement) or ``path`` (vector)."""
 
     kind: str
-    box: Box
+    box: PointBox
     # image only: source pixel size, for --native crops
     src_px: tuple[int, int] | None = None
     thin: bool = False  # a path thinner than 2 pt (a rule or hairline)
@@ -123,7 +123,7 @@ def _concat(m: Matrix, n: Matrix) -> Matrix:
             e * a2 + f * c2 + e2, e * b2 + f * d2 + f2)
 
 
-def _box_top_left(m: Matrix, height: float, x0: float, y0: float, x1: float, y1: float) -> Box:
+def _box_top_left(m: Matrix, height: float, x0: float, y0: float, x1: float, y1: float) -> PointBox:
     """Bounding box of the page-space rectangle (x0, y0, x1, y1) mapped by ``m``, y flipped."""
     a, b, c, d, e, f = m
     xs = (a * x0 + c * y0, a * x1 + c * y0, a * x0 + c * y1, a * x1 + c * y1)
@@ -405,13 +405,13 @@ def _object_matrix(obj) -> Matrix:
     return (m.a, m.b, m.c, m.d, m.e, m.f)
 
 
-def _subpath_boxes(obj, m: Matrix, height: float) -> list[Box]:
+def _subpath_boxes(obj, m: Matrix, height: float) -> list[PointBox]:
     """One box per subpath (a new one at each move-to), from the end points of its segments
     mapped by ``m`` (path space -> displayed page), as pdfminer boxes each subpath."""
     n = pdfium_c.FPDFPath_CountSegments(obj)
     a, b, c, d, e, f = m
     x, y = ctypes.c_float(), ctypes.c_float()
-    boxes: list[Box] = []
+    boxes: list[PointBox] = []
     xs: list[float] = []
     ys: list[float] = []
     bezier = 0

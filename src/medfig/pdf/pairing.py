@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from medfig.pdf.geometry import area, edge_distance, horizontal_overlap, union
+from medfig.geometry import area, edge_distance, horizontal_overlap, union
 from medfig.pdf.regions import Region
 from medfig.pdf.types import PdfCaption
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from medfig.pdf.geometry import area, edge_distance, expand, horizontal_overlap, inside_fraction, intersection, iou, union
+from medfig.geometry import (PointBox, area, edge_distance, expand, horizontal_overlap, inside_fraction, intersection, iou,
+                             union)
 from medfig.pdf.graphics import GraphicCluster, cluster_graphics
 from medfig.pdf.layout import LayoutBox
 from medfig.pdf.page import PageData, Word
-from medfig.pdf.types import Box, PdfCaption
+from medfig.pdf.types import PdfCaption
 
 MIN_FIGURE_SIDE_PT = 30.0
 LAYOUT_MIN_SCORE = 0.3
@@ -30,7 +31,7 @@ _FIGURE_TEXT_MAX_CHARS = 40  # longer lines are body text, not axis labels
 
 @dataclass(slots=True)
 class Region:
-    box: Box  # PDF points, origin top-left
+    box: PointBox  # PDF points, origin top-left
     kind: str  # figure | table
     source: str  # images | vector | layout | layout-raw
     score: float = 1.0
@@ -52,7 +53,7 @@ def _figure_words(page: PageData, captions: list[PdfCaption], clusters: list[Gra
     return out
 
 
-def _grow_with_text(box: Box, words: list[Word], rules: list[Box] = ()) -> Box:
+def _grow_with_text(box: PointBox, words: list[Word], rules: list[PointBox] = ()) -> PointBox:
     """Add figure words and rules (grid lines, axes) near the region, a few passes:
     tick labels stack next to tick labels, grid lines next to grid lines."""
     items = [w.box for w in words] + list(rules)
@@ -65,7 +66,7 @@ def _grow_with_text(box: Box, words: list[Word], rules: list[Box] = ()) -> Box:
     return box
 
 
-def _horizontal_rules(page: PageData) -> list[Box]:
+def _horizontal_rules(page: PageData) -> list[PointBox]:
     """Thin horizontal paths joined into whole rules: many PDFs draw one rule per cell."""
     segs = sorted((g.box for g in page.graphics if g.kind == "path" and g.thin and (g.box[2] - g.box[0]) > (g.box[3] - g.box[1])),
                   key=lambda b: (round(b[1]), b[0]))
@@ -80,7 +81,7 @@ def _horizontal_rules(page: PageData) -> list[Box]:
     return [tuple(r) for r in rules]
 
 
-def _grow_table(page: PageData, box: Box, captions: list[PdfCaption]) -> Box:
+def _grow_table(page: PageData, box: PointBox, captions: list[PdfCaption]) -> PointBox:
     """Extend a table to its rules and rows the detector cut off (header rows above, last rows below).
 
     A line joins when it sits within one line height of the table, inside its columns,
@@ -121,7 +122,7 @@ def _grow_table(page: PageData, box: Box, captions: list[PdfCaption]) -> Box:
     return box
 
 
-def _trim_captions(box: Box, captions: list[PdfCaption]) -> Box:
+def _trim_captions(box: PointBox, captions: list[PdfCaption]) -> PointBox:
     """Cut a region where it runs into a caption: keep the larger side."""
     for cap in captions:
         c = cap.box_pt
@@ -143,7 +144,7 @@ def _nms_contained(boxes: list[LayoutBox]) -> list[LayoutBox]:
     return keep
 
 
-def _rules(page: PageData, near: Box) -> list[Box]:
+def _rules(page: PageData, near: PointBox) -> list[PointBox]:
     """Thin paths (grid lines, axes, ticks) inside ``near``: a chart's rules, not the page's."""
     return [g.box for g in page.graphics if g.thin and inside_fraction(g.box, near) > 0.9]
 
@@ -151,7 +152,7 @@ def _rules(page: PageData, near: Box) -> list[Box]:
 FRAME_MARGIN_PT = 24.0
 
 
-def _enclosing_frame(page: PageData, box: Box) -> Box | None:
+def _enclosing_frame(page: PageData, box: PointBox) -> PointBox | None:
     """A hairline frame drawn around the art (eLife draws one round every figure): four thin
     paths, each within ``FRAME_MARGIN_PT`` of the art's side and spanning it. The frame is
     what the reader sees as the figure's edge, so it becomes the region."""
@@ -171,7 +172,7 @@ def _enclosing_frame(page: PageData, box: Box) -> Box | None:
     return union([frame, box])
 
 
-def _mostly_caption(box: Box, captions: list[PdfCaption]) -> bool:
+def _mostly_caption(box: PointBox, captions: list[PdfCaption]) -> bool:
     """A detector 'figure'/'table' box that is really a caption (the model confuses them)."""
     return any(intersection(box, c.box_pt) > 0.5 * area(box) for c in captions)
 

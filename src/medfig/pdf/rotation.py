@@ -26,8 +26,8 @@ from collections import Counter
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from medfig.geometry import PointBox
 from medfig.pdf.page import PageData
-from medfig.pdf.types import Box
 
 MIN_ROTATED_SHARE = 0.5  # of the page's text characters
 MIN_ROTATED_CHARS = 40
@@ -91,7 +91,7 @@ def rotated_page_pdf(doc: pdfium.PdfDocument, index: int, angle: int) -> bytes:
         out.close()
 
 
-def unrotate_box(box: Box, angle: int, width: float, height: float) -> Box:
+def unrotate_box(box: PointBox, angle: int, width: float, height: float) -> PointBox:
     """A box on the turned copy (:func:`rotated_page_pdf`) back to the page as stored.
 
     ``width``/``height``: the stored page's size in points (before the turn)."""

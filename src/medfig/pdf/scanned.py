@@ -31,13 +31,13 @@ import re
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from medfig.pdf.geometry import area, edge_distance, inside_fraction, intersection, iou
+from medfig.geometry import PointBox, area, edge_distance, inside_fraction, intersection, iou
 from medfig.pdf.labels import parse_label
 from medfig.pdf.layout import LayoutBox, detect
 from medfig.pdf.pairing import MAX_PAIR_DISTANCE_PT
 from medfig.pdf.page import PageData
 from medfig.pdf.regions import LAYOUT_MIN_SCORE, Region
-from medfig.pdf.types import Box, PdfCaption
+from medfig.pdf.types import PdfCaption
 
 OCR_DPI = 200.0  # 8-pt caption text is ~22 px high: PP-OCR reads it reliably
 MAX_TEXT_CHARS = 20  # a page with more text-layer characters than this is not image-only
@@ -111,7 +111,7 @@ def deskew(rgb: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
     return turned, cv2.invertAffineTransform(m)
 
 
-def map_box(box_pt: Box, back: np.ndarray, dpi: float) -> Box:
+def map_box(box_pt: PointBox, back: np.ndarray, dpi: float) -> PointBox:
     """A box on the deskewed image back onto the page: the bounding box of its turned corners."""
     scale = dpi / 72.0
     x0, y0, x1, y1 = (v * scale for v in box_pt)
@@ -129,7 +129,7 @@ def render_page(doc, index: int, dpi: float = OCR_DPI) -> np.ndarray:
         page.close()
 
 
-def _px(box: Box, scale: float, shape: tuple[int, ...], pad_px: int = 0) -> tuple[int, int, int, int]:
+def _px(box: PointBox, scale: float, shape: tuple[int, ...], pad_px: int = 0) -> tuple[int, int, int, int]:
     h, w = shape[:2]
     x0, y0, x1, y1 = (int(round(v * scale)) for v in box)
     return max(0, x0 - pad_px), max(0, y0 - pad_px), min(w, x1 + pad_px), min(h, y1 + pad_px)
@@ -187,7 +187,7 @@ def text_line_bands(gray: np.ndarray, min_line_px: int = 10) -> list[tuple[int, 
     return out
 
 
-def grow_text_block(gray: np.ndarray, box_pt: Box, dpi: float, art: list[Box]) -> Box:
+def grow_text_block(gray: np.ndarray, box_pt: PointBox, dpi: float, art: list[PointBox]) -> PointBox:
     """Grow a detector text box over ink it cut off: the caption label left of it ("Fig. 3"
     set apart from the text) and a title line right above or below. Sideways the ink must
     continue within ``WORD_GAP_PT``; up/down a line must follow within ``LINE_GAP_PT``; the
@@ -230,7 +230,7 @@ def grow_text_block(gray: np.ndarray, box_pt: Box, dpi: float, art: list[Box]) -
     return (x0 / scale, y0 / scale, x1 / scale, y1 / scale)
 
 
-def ocr_lines(rgb: np.ndarray, box_pt: Box, dpi: float, max_lines: int | None = None) -> list[tuple[str, Box, float]]:
+def ocr_lines(rgb: np.ndarray, box_pt: PointBox, dpi: float, max_lines: int | None = None) -> list[tuple[str, PointBox, float]]:
     """Text lines (text, box in points, score) of the block ``box_pt``, top to bottom.
 
     Lines are cut by the row ink profile and each is read by rapidocr's recogniser only
@@ -295,7 +295,7 @@ def _caption_from_block(rgb: np.ndarray, block: LayoutBox, dpi: float, page_inde
                       label=label.printed, page=page_index, box_pt=box, text=text, score=score)
 
 
-def trim_to_ink(gray: np.ndarray, box_pt: Box, dpi: float) -> Box | None:
+def trim_to_ink(gray: np.ndarray, box_pt: PointBox, dpi: float) -> PointBox | None:
     """Shrink a box to the rows and columns inside it that hold ink (None: blank)."""
     scale = dpi / 72.0
     x0, y0, x1, y1 = _px(box_pt, scale, gray.shape)
@@ -310,7 +310,7 @@ def trim_to_ink(gray: np.ndarray, box_pt: Box, dpi: float) -> Box | None:
 
 
 def text_block_at(gray: np.ndarray, x_range: tuple[float, float], y: float, dpi: float, downward: bool,
-                  reach_pt: float = CAPTION_SEARCH_PT, max_pt: float = MAX_CAPTION_PT) -> Box | None:
+                  reach_pt: float = CAPTION_SEARCH_PT, max_pt: float = MAX_CAPTION_PT) -> PointBox | None:
     """The run of text lines across ``x_range`` that starts within ``reach_pt`` below ``y``
     (or ends within it above ``y``), lines joined while the gap between them stays below
     one line height. Points in and out. Finds captions the detector gave no box."""
@@ -347,7 +347,7 @@ def text_block_at(gray: np.ndarray, x_range: tuple[float, float], y: float, dpi:
     return ((x0 + bx0) / scale, (lo + by0) / scale, (x0 + bx1) / scale, (lo + by1) / scale)
 
 
-def grow_to_ink(gray: np.ndarray, box_pt: Box, dpi: float, stops: list[Box]) -> Box:
+def grow_to_ink(gray: np.ndarray, box_pt: PointBox, dpi: float, stops: list[PointBox]) -> PointBox:
     """Grow a figure box over ink within ``ART_GROW_PT`` of its edges (axis labels and panel
     letters the detector left out), never into a caption or another region (``stops``)."""
     scale = dpi / 72.0
@@ -394,7 +394,7 @@ def best_boxes(boxes: list[LayoutBox]) -> list[LayoutBox]:
     return keep
 
 
-def split_at_captions(box: Box, captions: list[PdfCaption]) -> list[Box]:
+def split_at_captions(box: PointBox, captions: list[PdfCaption]) -> list[PointBox]:
     """A detector box running over a caption is cut there into the parts above and below it
     (the detector boxes stacked figures with the caption between them as one); pieces
     smaller than ``MIN_PIECE_PT`` high are dropped. Without a caption inside: the box."""
@@ -411,13 +411,13 @@ def split_at_captions(box: Box, captions: list[PdfCaption]) -> list[Box]:
     return pieces
 
 
-def _caption_candidates(gray: np.ndarray, layout: list[LayoutBox], art: list[LayoutBox], dpi: float) -> list[tuple[Box, bool]]:
+def _caption_candidates(gray: np.ndarray, layout: list[LayoutBox], art: list[LayoutBox], dpi: float) -> list[tuple[PointBox, bool]]:
     """Blocks that may be captions, as (box in points, labelled a caption by the detector),
     most trusted first: the detector's caption boxes; its text blocks within pairing reach of
     a figure/table; text lines right below/above a figure/table that no detector box covers;
     the first line inside a table/figure box (the detector often boxes a caption with its table)."""
     art_boxes = [b.box for b in art]
-    out: list[tuple[Box, bool]] = []
+    out: list[tuple[PointBox, bool]] = []
     for block in layout:
         if block.label in ("figure_caption", "table_caption"):
             out.append((grow_text_block(gray, block.box, dpi, art_boxes), True))

@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from medfig.geometry import PointBox
 from medfig.records import MedfigError
-
-Box = tuple[float, float, float, float]
 
 
 class PdfExtractionError(MedfigError):
@@ -33,7 +32,7 @@ class PdfCaption:
     number: str  # "3", "S1", "2—figure supplement 1"
     label: str
     page: int
-    box_pt: Box
+    box_pt: PointBox
     text: str
     score: float = 0.0  # how caption-like the start line is (delimiter, bold label, gap above)
 
@@ -58,8 +57,8 @@ class ExtractedFigure:
     name: str
     fig_type: str
     page: int
-    box_pt: Box | None
-    caption_box_pt: Box
+    box_pt: PointBox | None
+    caption_box_pt: PointBox
     caption: str
     label: str = ""
     number: str = ""
@@ -84,7 +83,7 @@ class PdfExtraction:
     page_sizes_pt: list[tuple[float, float]]
     figures: list[ExtractedFigure] = field(default_factory=list)  # with a region
     regionless: list[ExtractedFigure] = field(default_factory=list)  # captions without a region
-    uncaptioned_regions: list[tuple[int, Box, str]] = field(default_factory=list)  # (page, box, source)
+    uncaptioned_regions: list[tuple[int, PointBox, str]] = field(default_factory=list)  # (page, box, source)
     seconds: float = 0.0
     seconds_by_stage: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
