@@ -105,9 +105,11 @@ def test_hindawi_every_caption_located_and_matches_checked_gold():
     bag-of-words search, and every box agrees with the eye-checked gold at IoU >= 0.8."""
     ((key, paper, err),) = list(induce_path(DATA / "pmc_hindawi_xml_pdf" / "PMC4709619"))
     assert err is None and len(paper.figures) == 9
+    assert sorted(f.name for f in paper.figures if f.fig_type == "Table") == [f"Table {n}" for n in range(1, 7)]
     assert all(f.page is not None and f.caption_box and f.box for f in paper.figures)
     assert all(f.method == "bow-interval" and f.score >= 0.5 for f in paper.figures if f.fig_type == "Table")
     gold = next(p for p in json.loads(GOLD.read_text())["papers"] if p["key"] == key)
+    assert len(gold["figures"]) == 9
     for g in gold["figures"]:
         (f,) = [f for f in paper.figures if f.name == g["name"]]
         assert f.page == g["page"]
