@@ -135,20 +135,49 @@ def _hashes_or_error(path: str) -> list[tuple[int, int]] | str:
         return str(exc) or type(exc).__name__
 
 
+def _hash_chunk(chunk: tuple[int, list[str]]) -> tuple[int, list]:
+    """``(start, [hashes or error text per path])``: one task of the hashing pool."""
+    start, paths = chunk
+    return start, [_hashes_or_error(p) for p in paths]
+
+
+def _chunk_failed(chunk: tuple[int, list[str]], failure) -> tuple[int, list]:
+    """A chunk whose worker died (or raised): each of its images is named unreadable with the reason."""
+    start, paths = chunk
+    if failure.stage == "exception":
+        why = failure.error
+    else:
+        why = f"the hashing worker process died (exit code {failure.exit_code})"
+    return start, [why] * len(paths)
+
+
 def _hash_all(paths: list[str], workers: int, progress: bool):
-    """Hash results in the order of ``paths``; ``workers`` > 1 hashes in that many processes."""
+    """Hash results in the order of ``paths``; ``workers`` > 1 hashes in that many processes.
+
+    The processes are the build's executor (:func:`medfig.pipeline.executors.make_executor`, local
+    kind: spawned workers, a dead one replaced and its chunk retried once); chunks come back in
+    completion order and are put back in input order here.
+    """
     from tqdm import tqdm
 
     bar = dict(desc="hashing", unit="img", disable=not progress, leave=False, total=len(paths))
     if workers <= 1 or len(paths) < 2 * workers:
         yield from tqdm(map(_hashes_or_error, paths), **bar)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from medfig.pipeline.executors import make_executor
 
-    # spawn, as the build's pool: no fork of a process holding ONNX or torch threads
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield from tqdm(pool.map(_hashes_or_error, paths, chunksize=max(1, min(64, len(paths) // (8 * workers)))), **bar)
+    size = max(1, min(64, len(paths) // (8 * workers)))
+    chunks = [(i, paths[i:i + size]) for i in range(0, len(paths), size)]
+    done: dict[int, list] = {}
+    next_start = 0
+    with tqdm(**bar) as progress_bar, make_executor("local", workers=workers, on_failure=_chunk_failed) as pool:
+        for start, results in pool.map(_hash_chunk, chunks):
+            done[start] = results
+            progress_bar.update(len(results))
+            while next_start in done:  # yield in input order as soon as the next chunk is in
+                ready = done.pop(next_start)
+                next_start += len(ready)
+                yield from ready
 
 
 def _to_int(bits: np.ndarray) -> int:

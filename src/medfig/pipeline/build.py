@@ -99,26 +99,21 @@ class BuildReport:
         return "\n".join(lines)
 
 
-def _run_in_process(sources: Iterable, out_dir: Path, task: Callable) -> Iterator[ArticleResult]:
-    for source in sources:
-        yield task(source, out_dir)
-
-
 def run_articles(sources: list, out_dir: Path, *, executor: str, workers: int, task: Callable,
                  timeout_s: float | None, ray_address: str | None) -> Iterator[ArticleResult]:
-    """Process sources on the chosen executor; results arrive in completion order."""
-    if executor == "ray":
-        from medfig.pipeline.ray_executor import run_on_ray
+    """Run ``task(source, out_dir)`` per source on the chosen executor (:mod:`medfig.pipeline.executors`);
+    results arrive in completion order. A failed task (it raised, timed out, its worker died) becomes
+    the article's error row. Workers' output goes to ``out_dir/logs/`` (not for ``workers=0``)."""
+    from medfig.pipeline.executors import WithOutDir, make_executor
 
-        return run_on_ray(sources, out_dir, task=task, address=ray_address, timeout_s=timeout_s,
-                          max_in_flight=workers)
-    if executor != "local":
-        raise ValueError(f"unknown executor {executor!r}: use one of {', '.join(EXECUTORS)}")
-    if workers == 0:  # in this process: for debugging and notebooks; no timeout, no crash isolation
-        return _run_in_process(sources, out_dir, task)
-    from medfig.pipeline.local_pool import LocalPool
+    runner = make_executor(executor, workers=workers, timeout_s=timeout_s, ray_address=ray_address,
+                           log_dir=out_dir / "logs")  # raises here for an unknown executor
 
-    return LocalPool(task, out_dir, workers=min(workers, max(1, len(sources))), timeout_s=timeout_s).run(sources)
+    def results() -> Iterator[ArticleResult]:
+        with runner:
+            yield from runner.map(WithOutDir(task, out_dir), sources)
+
+    return results()
 
 
 def _needs_work(source, states: dict[str, tuple[str, str]]) -> bool:

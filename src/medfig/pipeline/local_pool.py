@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from medfig.pipeline.article import ArticleResult, error_row
+from medfig.pipeline.executors import TaskFailure, article_failure, failure_result  # noqa: F401 (re-exported)
 from medfig.records import MedfigError
 
 _STOP = None
@@ -44,7 +44,7 @@ _READY = "ready"
 STARTUP_TIMEOUT_S = 120.0
 
 
-def _worker_main(conn: Connection, task: Callable, out_dir: str, warm_up: Callable | None,
+def _worker_main(conn: Connection, task: Callable, out_dir: str | None, warm_up: Callable | None,
                  single_threaded_models: bool) -> None:
     if single_threaded_models:
         os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # one worker per core: models run single-threaded
@@ -58,7 +58,7 @@ def _worker_main(conn: Connection, task: Callable, out_dir: str, warm_up: Callab
             return
         if source is _STOP:
             return
-        conn.send(task(source, Path(out_dir)))
+        conn.send(task(source) if out_dir is None else task(source, Path(out_dir)))
 
 
 @dataclass
@@ -70,50 +70,26 @@ class _Worker:
     started: float = 0.0
 
 
-def failure_result(source, stage: str, message: str) -> ArticleResult:
-    result = ArticleResult(key=source.key, fingerprint=source.fingerprint)
-    result.errors.append(error_row(source.key, stage, message, source.container))
-    return result
-
-
-@dataclass(slots=True)
-class WorkerFailure:
-    """Why a task gave no result: ``stage`` is ``timeout`` or ``worker`` (the process died)."""
-
-    stage: str
-    timeout_s: float | None
-    exit_code: int | None = None
-    attempts: int = 1
-
-
-def article_failure(source, failure: WorkerFailure) -> ArticleResult:
-    """The build's error row for an article whose worker timed out or died."""
-    if failure.stage == "timeout":
-        return failure_result(source, "timeout",
-                              f"article took longer than {failure.timeout_s:g} s; its worker was stopped")
-    return failure_result(
-        source, "worker",
-        f"worker process died (exit code {failure.exit_code}) while processing the article, "
-        f"{failure.attempts} attempt(s); the article is retried by the next run",
-    )
+WorkerFailure = TaskFailure  # the name this module used; stage "timeout" or "worker" here
 
 
 class LocalPool:
-    """Run ``task(source, out_dir)`` over sources on ``workers`` processes.
+    """Run ``task(source, out_dir)`` (``task(source)`` when ``out_dir`` is None) over sources on
+    ``workers`` processes. :class:`medfig.pipeline.executors.Local` wraps it as an executor.
 
-    ``on_failure(source, WorkerFailure)`` makes the result of a task that timed out or whose
+    ``on_failure(source, TaskFailure)`` makes the result of a task that timed out or whose
     worker died (default: the build's error row). ``warm_up()`` runs in each new worker before
     it takes tasks. ``single_threaded_models``: one worker per core, so ONNX runs one thread.
     """
 
-    def __init__(self, task: Callable, out_dir: Path, *, workers: int, timeout_s: float | None = 600.0,
+    def __init__(self, task: Callable, out_dir: Path | None, *, workers: int, timeout_s: float | None = 600.0,
                  max_attempts: int = 2, on_failure: Callable = article_failure, warm_up: Callable | None = None,
                  single_threaded_models: bool = True):
         self.task = task
         self.on_failure = on_failure
         self.warm_up = warm_up
         self.single_threaded_models = single_threaded_models
-        self.out_dir = str(out_dir)
+        self.out_dir = str(out_dir) if out_dir is not None else None
         self.n_workers = max(1, workers)
         self.timeout_s = timeout_s
         self.max_attempts = max(1, max_attempts)
@@ -159,7 +135,17 @@ class LocalPool:
         self._stop_worker(worker)
         self._workers[self._workers.index(worker)] = self._start_worker()
 
-    def run(self, sources: Iterable) -> Iterator[ArticleResult]:
+    def run(self, sources: Iterable) -> Iterator:
+        """Results (or ``on_failure``'s) in completion order."""
+        pairs = self.run_items(sources)
+        try:
+            for _source, result in pairs:
+                yield result
+        finally:
+            pairs.close()
+
+    def run_items(self, sources: Iterable) -> Iterator[tuple[object, object]]:
+        """``(source, result)`` pairs in completion order."""
         pending = iter(sources)
         retry: deque = deque()
         self._workers = [self._start_worker(wait_ready=False) for _ in range(self.n_workers)]
@@ -198,7 +184,7 @@ class LocalPool:
         worker.conn.send(source)
         return True
 
-    def _loop(self, pending: Iterator, retry: deque) -> Iterator[ArticleResult]:
+    def _loop(self, pending: Iterator, retry: deque) -> Iterator[tuple[object, object]]:
         while True:
             for worker in self._workers:
                 if worker.source is None and not self._assign(worker, pending, retry):
@@ -216,7 +202,7 @@ class LocalPool:
                 if result is not None:
                     yield result
 
-    def _collect(self, worker: _Worker, ready: set, retry: deque) -> ArticleResult | None:
+    def _collect(self, worker: _Worker, ready: set, retry: deque) -> tuple[object, object] | None:
         source = worker.source
         if worker.conn in ready:
             try:
@@ -225,7 +211,7 @@ class LocalPool:
                 result = None  # died while answering: handled as a death below
             if result is not None:
                 worker.source = None
-                return result
+                return source, result
         if worker.conn in ready or worker.process.sentinel in ready or not worker.process.is_alive():
             worker.process.join(_KILL_GRACE_S)  # reap it: a closed pipe can come before the exit code
             code = worker.process.exitcode
@@ -234,9 +220,9 @@ class LocalPool:
             if worker.attempt < self.max_attempts:
                 retry.append((source, worker.attempt + 1))
                 return None
-            return self.on_failure(source, WorkerFailure("worker", self.timeout_s, code, worker.attempt))
+            return source, self.on_failure(source, TaskFailure("worker", self.timeout_s, code, worker.attempt))
         if self.timeout_s is not None and time.monotonic() - worker.started >= self.timeout_s:
             worker.source = None
             self._replace(worker)
-            return self.on_failure(source, WorkerFailure("timeout", self.timeout_s, attempts=worker.attempt))
+            return source, self.on_failure(source, TaskFailure("timeout", self.timeout_s, attempts=worker.attempt))
         return None

@@ -16,17 +16,25 @@ Failures:
   recorded as a ``timeout`` error. The clock starts when the task is handed
   out; at most ``max_in_flight`` tasks are out at once, about the cluster's
   CPU count, so a task rarely waits long for a CPU.
+
+What a task writes to stdout/stderr goes to ``OUT/logs/ray-<node ip>-<pid>.log`` (see
+:mod:`medfig.pipeline.executors`), on whichever node it ran: the output folder is shared.
+The driver shows none of it (``log_to_driver=False``: a progress bar, not a stream of
+worker chatter); Ray's own logs stay in each node's Ray temp folder
+(``/tmp/ray/session_latest/logs`` by default).
+
+:func:`run_on_ray` is the engine of :class:`medfig.pipeline.executors.Ray`; it yields
+``(item, outcome)`` pairs where the outcome is the task's return value or a
+:class:`~medfig.pipeline.executors.TaskFailure`.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator
 
-from medfig.pipeline.article import ArticleResult
-from medfig.pipeline.local_pool import failure_result
+from medfig.pipeline.executors import TaskFailure
 
 MAX_RETRIES = 1  # a worker killed under an article: retry once more before recording an error
 
@@ -50,30 +58,37 @@ def _cluster_cpus() -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def _run_task(task: Callable, source, out_dir: str) -> ArticleResult:
+def _run_task(task: Callable, item):
     os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # a Ray task holds one CPU: models run single-threaded
-    return task(source, Path(out_dir))
+    return task(item)
 
 
-def run_on_ray(sources: list, out_dir: Path, *, task: Callable, address: str | None, timeout_s: float | None,
-               max_in_flight: int | None = None) -> Iterator[ArticleResult]:
+def run_on_ray(task: Callable, items: Iterable, *, address: str | None, timeout_s: float | None,
+               max_in_flight: int | None = None) -> Iterator[tuple[object, object]]:
+    """``(item, task(item) or TaskFailure)`` in completion order, running ``task`` as Ray tasks."""
     import ray
     from ray.exceptions import GetTimeoutError, RayError, TaskCancelledError
 
+    pending = iter(items)
+    first = next(pending, None)
+    if first is None:  # nothing to do: no Ray is started for it
+        return
     connect(address)
     remote_task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(_run_task)
     task_ref = ray.put(task)
     limit = max(1, max_in_flight or _cluster_cpus())
-    out = str(out_dir)
-    pending = iter(sources)
-    in_flight: dict = {}  # ObjectRef -> (source, handed out at)
+    in_flight: dict = {}  # ObjectRef -> (item, handed out at)
+    queue = [first]
 
     def hand_out() -> None:
         while len(in_flight) < limit:
-            source = next(pending, None)
-            if source is None:
+            item = queue.pop() if queue else next(pending, None)
+            if item is None:
                 return
-            in_flight[remote_task.remote(task_ref, source, out)] = (source, time.monotonic())
+            in_flight[remote_task.remote(task_ref, item)] = (item, time.monotonic())
+
+    def timed_out() -> TaskFailure:
+        return TaskFailure("timeout", timeout_s, attempts=1)
 
     hand_out()
     while in_flight:
@@ -83,24 +98,22 @@ def run_on_ray(sources: list, out_dir: Path, *, task: Callable, address: str | N
             wait_s = max(0.0, oldest + timeout_s - time.monotonic())
         done, _ = ray.wait(list(in_flight), num_returns=1, timeout=wait_s)
         for ref in done:
-            source, _ = in_flight.pop(ref)
+            item, _ = in_flight.pop(ref)
             try:
-                yield ray.get(ref)
-            except (TaskCancelledError, GetTimeoutError):
-                yield failure_result(source, "timeout", f"article took longer than {timeout_s:g} s; cancelled")
-            except RayError as exc:
-                yield failure_result(
-                    source, "worker",
-                    f"Ray worker failed while processing the article after {MAX_RETRIES + 1} attempt(s): "
-                    f"{type(exc).__name__}; the article is retried by the next run",
-                )
+                outcome = ray.get(ref)
+            except GetTimeoutError:
+                outcome = timed_out()
+            except TaskCancelledError as exc:
+                outcome = TaskFailure("cancelled", timeout_s, error=type(exc).__name__)
+            except RayError as exc:  # the worker died (killed, out of memory) on every attempt
+                outcome = TaskFailure("worker", timeout_s, attempts=MAX_RETRIES + 1,
+                                      error=f"Ray: {type(exc).__name__}")
+            yield item, outcome
         if not done and timeout_s is not None:
             now = time.monotonic()
-            for ref, (source, started) in list(in_flight.items()):
+            for ref, (item, started) in list(in_flight.items()):
                 if now - started >= timeout_s:
-                    ray.cancel(ref, force=True, recursive=True)
+                    ray.cancel(ref, force=True, recursive=True)  # kills its worker: C code ignores anything gentler
                     in_flight.pop(ref)
-                    yield failure_result(
-                        source, "timeout", f"article took longer than {timeout_s:g} s; its Ray worker was stopped"
-                    )
+                    yield item, timed_out()
         hand_out()
