@@ -96,7 +96,8 @@ def test_build_from_the_bucket_reads_xml_pdf_and_media(bucket, tmp_path):
     figures = pq.read_table(out / "figures.parquet").to_pylist()
     nih = [f for f in figures if f["article_key"] == "PMC10802347"]
     assert len(nih) == 4 and sum(f["image_format"] == "JPEG" for f in nih) == 3
-    assert all((out / f["image_path"]).is_file() for f in nih if f["image_path"])
+    # three full-size JPEGs and F1's GIF thumbnail (its JPEG is missing from the package): four images
+    assert all(f["image_status"] == "ok" and (out / f["image_path"]).is_file() for f in nih)
     assert {f["article_key"] for f in figures} == {"PMC10802347", "PMC4736806", "PMC4745290"}
     articles = {a["article_key"]: a for a in pq.read_table(out / "articles.parquet").to_pylist()}
     assert articles["PMC4745290"]["pdf_file"] == "PMC4745290.2.pdf"

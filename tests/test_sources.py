@@ -301,8 +301,10 @@ def test_sources_pickle_and_compare(packages, tmp_path):
     sources = list(iter_sources(packages)) + list(iter_sources(tmp_path))
     restored = pickle.loads(pickle.dumps(sources))
     assert restored == sources and all(isinstance(s, ArticleSource) for s in restored)
+    assert [s.key for s in restored][-1] == "PMC10802347" and restored[-1].kind == "tar"
     with restored[-1].open() as package:
-        assert package.xml_name is not None
+        assert package.xml_name == "PMC10802347/nihpp-2023.12.31.573776v1.nxml"
+        assert package.read_bytes(f"PMC10802347/{JPG}") == (packages / PMC_PARTIAL / JPG).read_bytes()
 
 
 def test_closed_package_refuses_reads(data_dir):
