@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,13 +26,22 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compound_real_figures import load_image  # noqa: E402
+from harness import SUBFIGURE_GOLD, format_table, ms_summary, publisher_table  # noqa: E402
 
-GOLD = Path(__file__).resolve().parent / "gold" / "subfigures" / "real_gold.json"
-FRESH_GOLD = GOLD.with_name("fresh_gold.json")
-HELDOUT2_GOLD = GOLD.with_name("heldout2_gold.json")
+GOLD = SUBFIGURE_GOLD / "real_gold.json"
+FRESH_GOLD = SUBFIGURE_GOLD / "fresh_gold.json"
+HELDOUT2_GOLD = SUBFIGURE_GOLD / "heldout2_gold.json"
+# where a gold figure comes from, by its key's prefix (the "publisher" rows of the by-source table)
+SOURCES = (("Hindawi PDFs", "PMC4"), ("PMC package files", "PMC1"), ("eLife", "elife"),
+           ("MedICaT sample", "medicat/"), ("EXSCLAIM (Nature)", "exsclaim/"))
+
+
+def source_of(figure: dict) -> str:
+    return next((name for name, prefix in SOURCES if figure["figure_key"].startswith(prefix)), "other")
 
 
 def prediction(result) -> dict:
+    """``analyze_compound``'s result as the MedICaT metric reads it (with subcaption spans)."""
     out = result.to_json()
     for rec, sub in zip(out["subfigures"], result.subfigures):
         rec["subcaption_spans"] = [list(s) for s in sub.subcaption_spans]
@@ -76,32 +84,25 @@ def main() -> int:
     n_c = len(compound)
     print(f"\nReal gold, split={args.split}: {n_c} compound figures ({sum(len(f['subfigures']) for f in compound)} panels), {len(figures) - n_c} single-panel")
     print("\nMedICaT Table 2 analogue (MedICaT-metric F1; MedICaT's best: 71.9 gold boxes / 67.5 predicted boxes)")
-    print(f"{'subfigures':<12} {'subcaptions':<14} {'alignment':<22} {'F1':>6} {'scored':>7}")
-    for k, boxes, how in (
-        ("gold_heur", "gold", "MedICaT heuristic"),
-        ("gold_label", "gold", "label (OCR letters)"),
-        ("pred_heur", "predicted", "MedICaT heuristic"),
-        ("pred_label", "predicted", "label (OCR letters)"),
-    ):
-        s = scores[k]
-        print(f"{boxes:<12} {'medfig parser':<14} {how:<22} {100 * s.medicat_f1:6.1f} {s.n_scored:7d}")
-    print("\nby source (predicted boxes):  figures  label F1  heuristic F1  mAP@0.5")
-    for name, prefix in (("Hindawi PDFs", "PMC4"), ("PMC package files", "PMC1"), ("eLife", "elife"),
-                         ("MedICaT sample", "medicat/"), ("EXSCLAIM (Nature)", "exsclaim/")):
-        sub = [f for f in compound if f["figure_key"].startswith(prefix)]
-        if sub:
-            lab = evaluate_subfigures(sub, runs["pred_label"])
-            heu = evaluate_subfigures(sub, runs["pred_heur"])
-            print(f"  {name:<26} {len(sub):7d}  {100 * lab.medicat_f1:8.1f}  {100 * heu.medicat_f1:12.1f}  {lab.map_50:7.3f}")
+    rows = [[boxes, "medfig parser", how, f"{100 * scores[k].medicat_f1:.1f}", str(scores[k].n_scored)]
+            for k, boxes, how in (("gold_heur", "gold", "MedICaT heuristic"), ("gold_label", "gold", "label (OCR letters)"),
+                                  ("pred_heur", "predicted", "MedICaT heuristic"),
+                                  ("pred_label", "predicted", "label (OCR letters)"))]
+    print(format_table(["subfigures", "subcaptions", "alignment", "F1", "scored"], rows, align="lllrr"))
+    print("\nby source (predicted boxes), compound figures:")
+
+    def by_source(sub: list[dict]) -> dict[str, str]:
+        lab = evaluate_subfigures(sub, runs["pred_label"])
+        heu = evaluate_subfigures(sub, runs["pred_heur"])
+        return {"label F1": f"{100 * lab.medicat_f1:.1f}", "heuristic F1": f"{100 * heu.medicat_f1:.1f}",
+                "mAP@0.5": f"{lab.map_50:.3f}"}
+    print(publisher_table(compound, source_of, {"": by_source}, first="source", total="all compound"))
     s = scores["pred_label"]
     print("\nPredicted subfigures (label alignment):")
     print(s.table())
-    times_ms = sorted(1000 * t for t in times)
-    p95 = times_ms[int(0.95 * (len(times_ms) - 1))]
-    print(
-        f"\nspeed, one thread: mean {statistics.mean(times_ms):.0f} ms, median {statistics.median(times_ms):.0f} ms,"
-        f" p95 {p95:.0f} ms, max {times_ms[-1]:.0f} ms per figure ({len(times_ms)} figures)"
-    )
+    ms = ms_summary(times)
+    print(f"\nspeed, one thread: mean {ms['mean']:.0f} ms, median {ms['median']:.0f} ms,"
+          f" p95 {ms['p95']:.0f} ms, max {ms['max']:.0f} ms per figure ({len(times)} figures)")
     return 0
 
 

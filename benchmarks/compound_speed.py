@@ -18,13 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 from pathlib import Path
 
+from harness import SUBFIGURE_GOLD, ms_summary
+
 HERE = Path(__file__).resolve().parent
-GOLD_DIR = HERE / "gold" / "subfigures"
 SPLIT_FILES = {"tune": "real_gold.json", "test": "real_gold.json", "fresh": "fresh_gold.json"}
 
 WORKER = r"""
@@ -56,11 +56,6 @@ def _worker(src: Path) -> subprocess.Popen:
     )
 
 
-def _stats(ms: list[float]) -> dict[str, float]:
-    s = sorted(ms)
-    return {"mean": statistics.mean(s), "median": statistics.median(s), "p95": s[int(0.95 * (len(s) - 1))], "max": s[-1]}
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline-src", required=True, help="src/ folder of the code to compare against")
@@ -70,7 +65,7 @@ def main() -> int:
     for split in args.splits.split(","):
         if split not in SPLIT_FILES:
             ap.error(f"unknown split {split!r} (heldout2 is not timed here: it is run once, by compound_real.py)")
-        figures += [f for f in json.loads((GOLD_DIR / SPLIT_FILES[split]).read_text())["figures"] if f["split"] == split]
+        figures += [f for f in json.loads((SUBFIGURE_GOLD / SPLIT_FILES[split]).read_text())["figures"] if f["split"] == split]
     versions = {"this code": HERE.parent / "src", "baseline": Path(args.baseline_src).resolve()}
     workers = {name: _worker(src) for name, src in versions.items()}
     for w in workers.values():
@@ -94,7 +89,7 @@ def main() -> int:
     for w in workers.values():
         w.stdin.close()
         w.wait()
-    stats = {name: _stats(t) for name, t in times.items()}
+    stats = {name: ms_summary(ms / 1000 for ms in t) for name, t in times.items()}
     print(f"\n{len(figures)} real figures ({args.splits}), one thread each, same run, alternating figure by figure")
     print(f"{'version':<12} {'mean':>8} {'median':>8} {'p95':>8} {'max':>8}   (ms per figure)")
     for name, s in stats.items():

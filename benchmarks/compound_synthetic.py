@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -29,9 +28,11 @@ from PIL import Image, ImageDraw, ImageFont
 from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compound_real import prediction  # noqa: E402
 from compound_real_figures import load_image  # noqa: E402
+from harness import SUBFIGURE_GOLD, ms_summary  # noqa: E402
 
-GOLD = Path(__file__).resolve().parent / "gold" / "subfigures" / "real_gold.json"
+GOLD = SUBFIGURE_GOLD / "real_gold.json"
 
 MODALITIES = [
     "Axial CT image", "Coronal T2-weighted MRI", "Sagittal T1-weighted MRI", "Chest radiograph",
@@ -56,8 +57,7 @@ def real_panels(gold_path: Path = GOLD) -> list[Image.Image]:
     one picture) that is not itself compound, and the single-panel MedICaT PNGs."""
     import json
 
-    from compound_build_gold import EXCLUDED, SINGLE_EXCLUDED
-    from compound_real_figures import pdf_sources
+    from compound_real_figures import EXCLUDED, SINGLE_EXCLUDED, pdf_sources
 
     panels = []
     for s in tqdm(pdf_sources(), desc="cutting real panels", unit="fig"):
@@ -258,13 +258,8 @@ def main() -> int:
         t = time.perf_counter()
         res = analyze_compound(img, gold["caption"], alignment="label")
         times.append(time.perf_counter() - t)
-        preds_label[key] = res.to_json()
-        for rec, sub in zip(preds_label[key]["subfigures"], res.subfigures):
-            rec["subcaption_spans"] = [list(s) for s in sub.subcaption_spans]
-        hres = analyze_compound(img, gold["caption"], alignment="heuristic")
-        preds_heur[key] = hres.to_json()
-        for rec, sub in zip(preds_heur[key]["subfigures"], hres.subfigures):
-            rec["subcaption_spans"] = [list(s) for s in sub.subcaption_spans]
+        preds_label[key] = prediction(res)
+        preds_heur[key] = prediction(analyze_compound(img, gold["caption"], alignment="heuristic"))
     label = evaluate_subfigures(golds, preds_label)
     heur = evaluate_subfigures(golds, preds_heur)
     breakdown = []
@@ -292,8 +287,8 @@ def main() -> int:
     print("\nby layout:                 figures  mAP@0.5  MedICaT F1")
     for name, n, m, f in breakdown:
         print(f"  {name:<25} {n:6d}  {m:7.3f}  {f:10.3f}")
-    ms = sorted(1000 * t for t in times)
-    print(f"speed, one thread: mean {statistics.mean(ms):.0f} ms, median {statistics.median(ms):.0f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.0f} ms per figure")
+    ms = ms_summary(times)
+    print(f"speed, one thread: mean {ms['mean']:.0f} ms, median {ms['median']:.0f} ms, p95 {ms['p95']:.0f} ms per figure")
     return 0
 
 
