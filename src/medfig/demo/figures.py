@@ -23,7 +23,8 @@ import medfig.demo.images as images
 import medfig.demo.vector as vector
 from medfig.demo.pdf import CAPTION, FloatBlock, Geometry
 from medfig.demo.spec import FigureSpec, TableSpec
-from medfig.demo.typeset import Box, draw_line, wrap
+from medfig.demo.typeset import draw_line, wrap
+from medfig.geometry import PixelBox, PointBox
 from medfig.pipeline.atomic import atomic_write_bytes
 
 GREY_MODALITIES = {"ct", "mri", "ultrasound", "xray"}
@@ -37,10 +38,10 @@ class FigureArt:
     size_px: tuple[int, int]
     width_pt: float
     height_pt: float
-    panel_px: list[Box] = field(default_factory=list)  # pixels of the figure file
-    label_px: list[Box | None] = field(default_factory=list)  # None: letter not in the file's pixels
-    panel_pt: list[Box] = field(default_factory=list)  # points, relative to the figure's top-left
-    label_pt: list[Box | None] = field(default_factory=list)
+    panel_px: list[PixelBox] = field(default_factory=list)  # pixels of the figure file
+    label_px: list[PixelBox | None] = field(default_factory=list)  # None: letter not in the file's pixels
+    panel_pt: list[PointBox] = field(default_factory=list)  # points, relative to the figure's top-left
+    label_pt: list[PointBox | None] = field(default_factory=list)
     chart: vector.Chart | None = None
     chart_origin: tuple[float, float] = (0.0, 0.0)
     letters: list[vector.Text] = field(default_factory=list)  # letters set as PDF text over a raster

@@ -18,7 +18,8 @@ from typing import BinaryIO
 
 from reportlab.pdfgen.canvas import Canvas
 
-from medfig.demo.typeset import Box, Line, Style, draw_line, union, wrap
+from medfig.demo.typeset import Line, Style, draw_line, wrap
+from medfig.geometry import PointBox, union
 
 BODY = Style("Times-Roman", 9.2, 11.2)
 HEADING = Style("Helvetica-Bold", 9.8, 13.0)
@@ -82,8 +83,8 @@ class FloatBlock:
 class Placed:
     obj_id: str
     page: int
-    content_box: Box  # top-left page coordinates, points
-    caption_box: Box
+    content_box: PointBox  # top-left page coordinates, points
+    caption_box: PointBox
     x: float  # content origin (top-left), for mapping panel boxes
     y: float
 

@@ -13,7 +13,7 @@ from typing import Any
 from medfig.demo.figures import FigureArt
 from medfig.demo.pdf import Placed
 from medfig.demo.spec import ArticleSpec, FigureSpec, LicenceSpec
-from medfig.demo.typeset import Box
+from medfig.geometry import AnyBox, PointBox
 
 COORDINATES = (
     "PDF points, origin top-left of the page, y down; boxes [x0,y0,x1,y1]; "
@@ -22,12 +22,12 @@ COORDINATES = (
 SCHEMA_VERSION = 1
 
 
-def _r(box: Box | None) -> list[float] | None:
+def _r(box: AnyBox | None) -> list[float] | None:
     # Three decimals: far below the 1 pt tolerance, and short, stable JSON.
     return None if box is None else [round(float(v), 3) for v in box]
 
 
-def _shift(box: Box | None, x: float, y: float) -> Box | None:
+def _shift(box: PointBox | None, x: float, y: float) -> PointBox | None:
     return None if box is None else (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
 
 

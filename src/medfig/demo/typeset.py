@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-Box = tuple[float, float, float, float]
+from medfig.geometry import PointBox
+
 Run = tuple[str, str]  # (font name, text); runs meet at spaces
 
 
@@ -73,14 +74,14 @@ def word_space(line: Line, width: float, justify: bool) -> float:
     return extra if 0 < extra < 3 * line.size else 0.0
 
 
-def line_box(line: Line, x: float, baseline: float, ws: float) -> Box:
+def line_box(line: Line, x: float, baseline: float, ws: float) -> PointBox:
     """Box of a drawn line, top-left page coordinates (baseline given top-left too)."""
     below = max(-getFont(f).face.descent / 1000 * line.size for f, _ in line.words)
     x0 = x + line.indent
     return (x0, baseline + below - line.size, x0 + line.natural + ws * line.spaces, baseline + below)
 
 
-def draw_line(c: Canvas, line: Line, x: float, baseline: float, page_h: float, width: float, justify: bool, colour: tuple[float, float, float] = (0, 0, 0)) -> Box:
+def draw_line(c: Canvas, line: Line, x: float, baseline: float, page_h: float, width: float, justify: bool, colour: tuple[float, float, float] = (0, 0, 0)) -> PointBox:
     ws = word_space(line, width, justify)
     t = c.beginText()
     t.setTextOrigin(x + line.indent, page_h - baseline)
@@ -94,7 +95,3 @@ def draw_line(c: Canvas, line: Line, x: float, baseline: float, page_h: float, w
         t.textOut((" " if i else "") + word)
     c.drawText(t)
     return line_box(line, x, baseline, ws)
-
-
-def union(boxes: list[Box]) -> Box:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

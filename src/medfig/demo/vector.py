@@ -14,8 +14,9 @@ from PIL import Image, ImageDraw, ImageFont
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from medfig.geometry import PointBox, union
+
 RGB = tuple[float, float, float]
-Box = tuple[float, float, float, float]
 BLACK: RGB = (0, 0, 0)
 PALETTE: list[RGB] = [(0.80, 0.15, 0.15), (0.15, 0.30, 0.75), (0.20, 0.60, 0.25), (0.55, 0.55, 0.55)]
 
@@ -59,7 +60,7 @@ class Text:
 Primitive = Path | Rect | Dot | Text
 
 
-def text_box(t: Text) -> Box:
+def text_box(t: Text) -> PointBox:
     """Box of a text run as pdfminer/pdfplumber compute it: each glyph spans
     ``size`` points upwards from ``baseline + descent``; the width is the advance."""
     width = stringWidth(t.text, t.font, t.size)
@@ -71,7 +72,7 @@ def text_box(t: Text) -> Box:
     return (t.x - t.size + below, t.y - start - width, t.x + below, t.y - start)
 
 
-def bounds(p: Primitive) -> Box:
+def bounds(p: Primitive) -> PointBox:
     if isinstance(p, Text):
         return text_box(p)
     if isinstance(p, Rect):
@@ -82,10 +83,6 @@ def bounds(p: Primitive) -> Box:
     ys = [y for _, y in p.points]
     half = p.width / 2  # butt caps: only the sides stick out, by half the width
     return (min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half)
-
-
-def union(boxes: list[Box]) -> Box:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 @dataclass(slots=True)
@@ -101,20 +98,20 @@ class Chart:
             out += prims + ([letter] if letter else [])
         return out
 
-    def panel_boxes(self) -> list[Box]:
+    def panel_boxes(self) -> list[PointBox]:
         return [
             union([bounds(p) for p in prims + ([letter] if letter else [])])
             for prims, letter in zip(self.panels, self.letters, strict=True)
         ]
 
-    def box(self) -> Box:
+    def box(self) -> PointBox:
         return union(self.panel_boxes())
 
 
 # --- chart builders: data comes from rng, geometry from the panel rectangle ---------
 
 
-def _axes(x: float, y: float, w: float, h: float, xlabel: str, ylabel: str, xt: list[str], yt: list[str]) -> tuple[list[Primitive], Box]:
+def _axes(x: float, y: float, w: float, h: float, xlabel: str, ylabel: str, xt: list[str], yt: list[str]) -> tuple[list[Primitive], PointBox]:
     """Left/bottom axes with ticks and labels; returns primitives and the plot area."""
     px0, py0, px1, py1 = x + 30, y + 14, x + w - 4, y + h - 22
     prims: list[Primitive] = [Path(((px0, py0), (px0, py1), (px1, py1)))]
@@ -253,7 +250,7 @@ def _rgb(colour: RGB) -> tuple[int, int, int]:
     return tuple(round(v * 255) for v in colour)  # type: ignore[return-value]
 
 
-def rasterise(prims: list[Primitive], box: Box, scale: float, supersample: int = 2) -> Image.Image:
+def rasterise(prims: list[Primitive], box: PointBox, scale: float, supersample: int = 2) -> Image.Image:
     """Render the chart region ``box`` (chart frame, points) at ``scale`` pixels per point.
 
     Drawn at ``supersample`` times the size and reduced, which stands in for the

@@ -12,7 +12,8 @@ All boxes: PDF points, origin top-left, [x0, y0, x1, y1].
 
 from __future__ import annotations
 
-from medfig.induce.pagetext import PageText, union
+from medfig.geometry import union
+from medfig.induce.pagetext import PageText
 
 HEADER_BOTTOM_PT = 58.0
 BODY_LINE_CHARS = 50
@@ -110,6 +111,7 @@ def band_region(page, pt: PageText, cap_box, side: str, body_size: float, is_tab
     box = union(taken)
     if box is None:
         return None
+    box = list(box)  # a list: the table rule below may move its bottom edge
     if is_table:
         rules = [o for o in page_objects(page) if (o[3] - o[1]) < 2 and (o[2] - o[0]) > 0.8 * (box[2] - box[0])
                  and box[1] - 1 <= o[1] <= box[3] + 1]

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from medfig.geometry import union
 from medfig.induce.align import semiglobal_align
+from medfig.induce.pagetext import PageText, word_box
 from medfig.text.labels import alnum
-from medfig.induce.pagetext import PageText, union, word_box
 
 MIN_SCORE = 80.0  # 100 * (1 - edits / caption length); below: "caption not found in PDF text"
 HEAD_CHARS = 300
@@ -68,7 +69,7 @@ def _extend(words: list[dict], cap: list[float], size: float) -> list[float]:
         if min(w["x0"] for w in row) > cap[0] + 3:
             break
         cap = union([cap, *[word_box(w) for w in row]])
-    return cap
+    return list(cap)
 
 
 def _short_caption(pages: list[PageText], needle: str) -> tuple[int, float, list[int]] | None:

@@ -8,18 +8,11 @@ aligned span of ``text`` maps back to words and their boxes (PDF points, origin 
 
 from __future__ import annotations
 
+from medfig.geometry import PointBox
 from medfig.text.labels import alnum
 
 
-def union(boxes) -> list[float] | None:
-    """Smallest box holding all ``boxes`` ([x0, y0, x1, y1]); None for no boxes."""
-    boxes = list(boxes)
-    if not boxes:
-        return None
-    return [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
-
-
-def word_box(w: dict) -> tuple[float, float, float, float]:
+def word_box(w: dict) -> PointBox:
     return (w["x0"], w["top"], w["x1"], w["bottom"])
 
 

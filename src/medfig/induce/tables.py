@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from medfig.geometry import union
 from medfig.induce.bands import page_objects, text_lines
-from medfig.induce.pagetext import PageText, union
+from medfig.induce.pagetext import PageText
 
 MIN_DICE = 0.5
 RULE_REACH_PT = 8.0
