@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from pathlib import Path
 
 from medfig.concepts.lexicon import combined_matcher, learn_lexicon
 from medfig.concepts.manual import MODALITY_CUI
@@ -23,7 +22,8 @@ from medfig.concepts.metrics import score
 from medfig.concepts.roco import read_roco_split
 from medfig.concepts.vocabulary import load_vocabulary
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from harness import DATA, format_table, run_peers
+
 ROCO = DATA / "roco_v1_text" / "data"
 TRAIN = ("validation/radiology", "train/non-radiology", "validation/non-radiology")
 
@@ -54,17 +54,16 @@ def main() -> None:
     print(f"test/radiology captions: {len(caps)}; vocabulary: {len(keep)} CUIs; "
           f"lexicon learned from {len(examples)} captions in {t_learn:.1f} s: "
           f"{len(lexicon.entries)} terms, {len(lexicon.blocked)} dictionary pairs blocked\n")
-    print("| matcher | micro P | micro R | micro F1 | sample F1 | modality F1 | other F1 | captions/s |")
-    print("|---|---|---|---|---|---|---|---|")
-    preds = {}
-    for name, (matcher, overlapping) in configs.items():
-        t0 = time.perf_counter()
-        pred = {k: matcher.concepts(c, overlapping) for k, c in caps.items()}
-        dt = time.perf_counter() - t0
-        preds[name] = pred
+    runs = run_peers({name: (lambda k, m=matcher, o=overlapping: m.concepts(caps[k], o))
+                      for name, (matcher, overlapping) in configs.items()}, list(caps), progress=False)
+    preds, rows = {}, []
+    for name, run in runs.items():
+        pred = preds[name] = run.outputs
         s, sm, so = score(gold, pred, keep), score(gold, pred, modality), score(gold, pred, keep - modality)
-        print(f"| {name} | {s.precision:.3f} | {s.recall:.3f} | {s.f1:.3f} | {s.sample_f1:.3f} | "
-              f"{sm.f1:.3f} | {so.f1:.3f} | {len(caps) / dt:,.0f} |")
+        rows.append([name] + [f"{v:.3f}" for v in (s.precision, s.recall, s.f1, s.sample_f1, sm.f1, so.f1)]
+                    + [f"{len(caps) / sum(run.seconds.values()):,.0f}"])
+    print(format_table(["matcher", "micro P", "micro R", "micro F1", "sample F1", "modality F1", "other F1", "captions/s"],
+                       rows, markdown=True))
 
     train_caps = {c.strip().lower() for c, _ in examples}
     novel = {k: gold[k] for k in caps if caps[k].strip().lower() not in train_caps}
@@ -79,10 +78,9 @@ def main() -> None:
         fp.update(p - g)
         fn.update(g - p)
     print("\nerror classes (learned lexicon): most frequent false positives / false negatives")
-    print("| false positive CUI | name | n | | false negative CUI | name | n |")
-    print("|---|---|---|---|---|---|---|")
-    for (a, na), (b, nb) in zip(fp.most_common(12), fn.most_common(12)):
-        print(f"| {a} | {vocab.names[a]} | {na} | | {b} | {vocab.names[b]} | {nb} |")
+    print(format_table(["false positive CUI", "name", "n", "", "false negative CUI", "name", "n"],
+                       [[a, vocab.names[a], na, "", b, vocab.names[b], nb]
+                        for (a, na), (b, nb) in zip(fp.most_common(12), fn.most_common(12))], markdown=True))
 
 
 if __name__ == "__main__":

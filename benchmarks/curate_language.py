@@ -13,12 +13,13 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from pathlib import Path
 
 from medfig.concepts.roco import read_captions
 from medfig.curate.captions import LanguageDetector, clean_caption, english_function_words
 
-ROCO = Path(__file__).resolve().parents[2] / "shared" / "data" / "roco_v1_text" / "data"
+from harness import DATA, format_table
+
+ROCO = DATA / "roco_v1_text" / "data"
 THRESHOLD = 0.45
 
 
@@ -27,8 +28,7 @@ def main() -> None:
     dropped, kept_unsure, langs = [], [], Counter()
     total = 0
     t0 = time.perf_counter()
-    print("| folder | captions | dropped | share |")
-    print("|---|---|---|---|")
+    rows = []
     for f in sorted(ROCO.glob("*/*/captions.txt")):
         caps = read_captions(f)
         n_drop = 0
@@ -44,9 +44,10 @@ def main() -> None:
             elif lang != "en":
                 kept_unsure.append((k, lang, score, text))
         total += len(caps)
-        print(f"| {f.parent.parent.name}/{f.parent.name} | {len(caps)} | {n_drop} | {n_drop / len(caps):.2%} |")
+        rows.append([f"{f.parent.parent.name}/{f.parent.name}", len(caps), n_drop, f"{n_drop / len(caps):.2%}"])
     dt = time.perf_counter() - t0
-    print(f"| **all** | {total} | {len(dropped)} | {len(dropped) / total:.2%} |")
+    rows.append(["**all**", total, len(dropped), f"{len(dropped) / total:.2%}"])
+    print(format_table(["folder", "captions", "dropped", "share"], rows, markdown=True))
     print(f"\n{total / dt:,.0f} captions/s; detected languages of dropped captions: {dict(langs.most_common(10))}")
     guarded = [d for d in dropped if english_function_words(d[3]) < 2]
     print(f"with --language-english-guard 2 (keep captions with >= 2 English function words): "

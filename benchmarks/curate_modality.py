@@ -20,13 +20,12 @@ Run: .venv/bin/python benchmarks/curate_modality.py
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 from medfig.concepts.manual import MODALITY_CUI, modality_from_caption
 from medfig.concepts.roco import read_captions, read_roco_split
 
-HERE = Path(__file__).resolve().parent
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from harness import DATA, HAND_LABELS, format_table
+
 ROCO = DATA / "roco_v1_text" / "data"
 # accuracy of the rules as they were when each sample was labelled (from the labelling commits)
 WHEN_LABELLED = {"sample1": 0.90, "sample2": 0.93, "sample3": 0.92, "sample4": 0.93, "sample5": 0.95, "sample6": 0.97}
@@ -34,8 +33,7 @@ WHEN_LABELLED = {"sample1": 0.90, "sample2": 0.93, "sample3": 0.92, "sample4": 0
 
 def gold_table() -> None:
     inv = {v: k for k, v in MODALITY_CUI.items()}
-    print("| split | gold class | captions | correct | accuracy |")
-    print("|---|---|---|---|---|")
+    rows = []
     for split in ("test/radiology", "validation/radiology"):
         caps, cuis = read_roco_split(ROCO / split)
         n, ok = Counter(), Counter()
@@ -45,18 +43,16 @@ def gold_table() -> None:
                 continue
             n[g[0]] += 1
             ok[g[0]] += modality_from_caption(text) == g[0]
-        for cls in sorted(n):
-            print(f"| {split} | {cls} | {n[cls]} | {ok[cls]} | {ok[cls] / n[cls]:.3f} |")
-        print(f"| {split} | **all** | {sum(n.values())} | {sum(ok.values())} | "
-              f"**{sum(ok.values()) / sum(n.values()):.3f}** |")
+        rows += [[split, cls, n[cls], ok[cls], f"{ok[cls] / n[cls]:.3f}"] for cls in sorted(n)]
+        rows.append([split, "**all**", sum(n.values()), sum(ok.values()), f"**{sum(ok.values()) / sum(n.values()):.3f}**"])
+    print(format_table(["split", "gold class", "captions", "correct", "accuracy"], rows, markdown=True))
 
 
 def hand_table() -> None:
     caps = read_captions(ROCO / "test" / "radiology" / "captions.txt")
-    print("\n| hand-checked sample | captions | accuracy when labelled (held-out) | accuracy now | errors now |")
-    print("|---|---|---|---|---|")
+    rows = []
     per_class: dict[str, tuple[Counter, Counter]] = {}
-    for f in sorted((HERE / "data").glob("roco_modality_hand_sample*.tsv")):
+    for f in sorted(HAND_LABELS.glob("roco_modality_hand_sample*.tsv")):
         labels = dict(line.split("\t") for line in f.read_text().splitlines() if line and not line.startswith("#"))
         errors = []
         n, ok = Counter(), Counter()
@@ -69,16 +65,17 @@ def hand_table() -> None:
         name = f.stem.rsplit("_", 1)[-1]
         per_class[name] = (n, ok)
         acc = 1 - len(errors) / len(labels)
-        print(f"| {name} | {len(labels)} | {WHEN_LABELLED.get(name, float('nan')):.2f} | {acc:.2f} | "
-              f"{', '.join(errors[:6]) or '-'} |")
+        rows.append([name, len(labels), f"{WHEN_LABELLED.get(name, float('nan')):.2f}", f"{acc:.2f}",
+                     ", ".join(errors[:6]) or "-"])
+    print()
+    print(format_table(["hand-checked sample", "captions", "accuracy when labelled (held-out)", "accuracy now",
+                        "errors now"], rows, markdown=True))
     # per-class accuracy (recall of each hand label) of the current rules on every sample
     names = list(per_class)
     classes = sorted({c for n, _ in per_class.values() for c in n})
-    print("\n| hand label | " + " | ".join(names) + " |")
-    print("|---|" + "---|" * len(names))
-    for c in classes:
-        cells = [f"{ok[c]}/{n[c]}" if n[c] else "-" for n, ok in (per_class[x] for x in names)]
-        print(f"| {c} | " + " | ".join(cells) + " |")
+    print()
+    print(format_table(["hand label", *names], [[c] + [f"{ok[c]}/{n[c]}" if n[c] else "-" for n, ok in
+                                                 (per_class[x] for x in names)] for c in classes], markdown=True))
 
 
 if __name__ == "__main__":

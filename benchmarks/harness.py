@@ -142,7 +142,7 @@ def format_table(header: Sequence[str], rows: Iterable[Sequence], markdown: bool
         lines = [f"| {' | '.join(header)} |", f"|{'|'.join(marks)}|"]
         return "\n".join(lines + [f"| {' | '.join(r)} |" for r in rows])
     align = align or "l" + "r" * (len(header) - 1)
-    widths = [max(len(str(h)), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    widths = [max([len(str(h))] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
     fit = lambda cells: "  ".join(c.ljust(w) if a == "l" else c.rjust(w)  # noqa: E731
                                   for c, w, a in zip(cells, widths, align)).rstrip()
     return "\n".join([fit(header), "  ".join("-" * w for w in widths)] + [fit(r) for r in rows])
