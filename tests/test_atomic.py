@@ -3,7 +3,7 @@ import os
 import pyarrow as pa
 import pytest
 
-from medfig.pipeline import atomic
+from medfig import io as atomic
 
 
 def test_failed_write_keeps_old_file_and_leaves_no_temp(tmp_path, monkeypatch):

@@ -139,7 +139,8 @@ def built(data_dir, tmp_path_factory) -> Path:
 def test_curate_real_dataset_explains_every_drop(built, tmp_path):
     n_in = pq.read_table(built / "figures.parquet").num_rows
     report = curate(built, tmp_path / "rel", CurateOptions(licence="rocov2"))
-    drops = pq.read_table(tmp_path / "rel" / "drops.parquet").to_pylist()
+    ledger = pq.read_table(tmp_path / "rel" / "exclusions.parquet").to_pylist()
+    drops = [row for row in ledger if row["phase"] == "curate"]
     kept = pq.read_table(tmp_path / "rel" / "figures.parquet")
     assert report.n_in == n_in and kept.num_rows + len(drops) == n_in
     by = {(d["article_key"], d["step"], d["reason"]) for d in drops}
@@ -148,6 +149,10 @@ def test_curate_real_dataset_explains_every_drop(built, tmp_path):
     # the Hindawi article has no image files: dropped at the image step with the build's status
     hindawi = [d for d in drops if d["article_key"].startswith("PMC4735894") and d["step"] == "image"]
     assert hindawi and all(d["reason"] == "no_image" and "image_status=missing" in d["detail"] for d in hindawi)
+    # ... and the release's ledger keeps the build's own reason for the same figures
+    build_rows = {row["figure_id"] for row in ledger if row["phase"] == "build" and row["reason"] == "image_missing"
+                  and row["article_key"].startswith("PMC4735894")}
+    assert build_rows == {d["figure_id"] for d in hindawi}
     summary = (tmp_path / "rel" / "summary.json").read_text()
     assert '"not_allowed"' in summary
 

@@ -134,10 +134,16 @@ def test_card_reports_statistics_drops_and_histograms(release, tmp_path):
 def test_export_refuses_an_uncurated_dataset(tmp_path, data_dir):
     from medfig.records import MedfigError
 
-    (tmp_path / "figures.parquet").write_bytes(b"")
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    pq.write_table(pa.table({"article_key": ["a"], "figure_id": ["f"]}), tmp_path / "figures.parquet")
+    from medfig.schema import FIGURES
+
+    # a built (not curated) figures table: every build column, no split
+    row = {name: None for name in FIGURES.names} | {"article_key": "a", "figure_id": "f"}
+    pq.write_table(pa.Table.from_pylist([row], schema=FIGURES), tmp_path / "figures.parquet")
     with pytest.raises(MedfigError, match="run `medfig curate`"):
+        load_release(tmp_path)
+    (tmp_path / "figures.parquet").write_bytes(b"")
+    with pytest.raises(MedfigError, match=r"figures\.parquet: cannot read parquet"):
         load_release(tmp_path)

@@ -11,7 +11,9 @@ import pytest
 from test_search_fixtures import demo_dataset, hindawi_dataset
 
 from medfig.cli import main
+from medfig.geometry import iou
 from medfig.records import MedfigError
+from medfig.schema import SUBFIGURES
 from medfig.search import Filters, SearchIndex, build_index, documents_from_dataset
 from medfig.search.fusion import reciprocal_rank_fusion
 from medfig.search.licences import licence_name, licence_tags
@@ -70,77 +72,97 @@ def test_whole_figures_when_no_subfigures_real_hindawi():
         assert doc.title  # joined from articles.parquet
 
 
-def test_panels_from_subfigures_match_ground_truth():
+def test_panels_are_the_builds_subfigures_with_the_sentences_citing_them():
     articles, dataset = demo_dataset()
     docs = {d.doc_key: d for d in documents_from_dataset(dataset)}
-    n_panels = 0
-    for key, truth in _truth(articles).items():
-        for fig in truth["figures"]:
-            if len(fig["panels"]) < 2:
-                assert f"{key}/{fig['figure_id']}" in docs  # single-panel figure stays whole
-                continue
-            assert f"{key}/{fig['figure_id']}" not in docs
-            for panel in fig["panels"]:
-                doc = docs[f"{key}/{fig['figure_id']}#{panel['label']}"]
-                n_panels += 1
-                assert doc.kind == "panel" and doc.subcaption == panel["subcaption"]
-                assert doc.box_px == pytest.approx(panel["box_px"])
-                assert doc.crop_path and (dataset / doc.crop_path).is_file()
-                naming = [r["sentence"] for r in truth["inline_refs"] if r["figure_id"] == fig["figure_id"]
-                          and panel["label"].lower() in [p.lower() for p in r["panels"]]]
-                doc_sentences = {r["sentence"] for r in doc.refs}
-                for sentence in naming:
-                    assert sentence in doc_sentences
-                # sentences naming only OTHER panels are not attached to this panel
-                for ref in doc.refs:
-                    assert not ref["panels"] or panel["label"].lower() in [p.lower() for p in ref["panels"]]
-    assert n_panels >= 6
+    panels = pq.read_table(dataset / "subfigures.parquet").to_pylist()
+    assert len(panels) >= 6
+    assert sum(d.kind == "panel" for d in docs.values()) == len(panels)
+    truth_panels = {(key, fig["figure_id"], (p["label"] or "").lower()): (p, truth)
+                    for key, truth in _truth(articles).items() for fig in truth["figures"] for p in fig["panels"]}
+    checked_refs = 0
+    for row in panels:
+        assert f"{row['article_key']}/{row['figure_id']}" not in docs  # a split figure is searched by its panels
+        doc = docs[f"{row['article_key']}/{row['figure_id']}#{row['label']}"]
+        assert doc.kind == "panel" and doc.subcaption == row["subcaption"]
+        assert doc.box_px == [float(v) for v in row["box_px"]]
+        assert doc.crop_path == row["crop_path"] and (dataset / doc.crop_path).is_file()
+        # sentences naming only OTHER panels are not attached to this panel
+        for ref in doc.refs:
+            assert not ref["panels"] or row["label"].lower() in [p.lower() for p in ref["panels"]]
+        found = truth_panels.get((row["article_key"], row["figure_id"], (row["label"] or "").lower()))
+        if found is None or iou(row["box_px"], found[0]["box_px"]) < 0.5:
+            continue  # the splitter's own mistake, scored by the compound benchmarks, not by search
+        panel, truth = found
+        naming = [r["sentence"] for r in truth["inline_refs"] if r["figure_id"] == row["figure_id"]
+                  and panel["label"].lower() in [p.lower() for p in r["panels"]]]
+        for sentence in naming:  # the build's sentence splitter may join a truth sentence to its neighbour
+            assert any(sentence in r["sentence"] for r in doc.refs), sentence
+        checked_refs += len(naming)
+    assert checked_refs >= 3
 
 
-def test_subfigures_reader_aliases_and_errors(tmp_path):
-    pq.write_table(pa.table({"figure_id": ["F1"], "label": ["a"], "box": [[0.0, 0.0, 10.0, 20.0]],
-                             "image_path": ["crops/F1_a.png"]}), tmp_path / "subfigures.parquet")
-    (panel,) = read_subfigures(tmp_path)
-    assert panel.box_px == [0.0, 0.0, 10.0, 20.0] and panel.crop_path == "crops/F1_a.png"
-    pq.write_table(pa.table({"figure_id": ["F1"]}), tmp_path / "subfigures.parquet")
-    with pytest.raises(MedfigError, match=r"subfigures\.parquet: missing column\(s\) label"):
+def test_subfigures_reader_on_both_layouts_and_errors(tmp_path):
+    articles, dataset = demo_dataset()
+    single = read_subfigures(dataset)
+    sharded = tmp_path / "sharded"
+    (sharded / "subfigures.parquet").mkdir(parents=True)
+    table = pq.read_table(dataset / "subfigures.parquet")
+    half = table.num_rows // 2
+    pq.write_table(table.slice(0, half), sharded / "subfigures.parquet" / "part-00000.parquet")
+    pq.write_table(table.slice(half), sharded / "subfigures.parquet" / "part-00001.parquet")
+    assert single and read_subfigures(sharded) == single
+    pq.write_table(pa.table({"figure_id": ["F1"], "label": ["a"], "box": [[0, 0, 10, 20]]}),
+                   tmp_path / "subfigures.parquet")
+    with pytest.raises(MedfigError, match=r"subfigures\.parquet: missing column\(s\) article_key"):
         read_subfigures(tmp_path)
     assert read_subfigures(tmp_path / "nowhere") is None
 
 
 # ---- ranking on the demo (exact ground truth) -----------------------------------------------------
+def _built_panels(dataset):
+    return pq.read_table(dataset / "subfigures.parquet").to_pylist()
+
+
+def _truth_panel(truth, row):
+    """The demo's ground-truth panel under the build's panel ``row`` (IoU >= 0.5), or None."""
+    for fig in truth[row["article_key"]]["figures"]:
+        if fig["figure_id"] == row["figure_id"]:
+            return max(fig["panels"], key=lambda p: iou(p["box_px"], row["box_px"]), default=None) \
+                if any(iou(p["box_px"], row["box_px"]) >= 0.5 for p in fig["panels"]) else None
+    return None
+
+
 def test_subcaption_query_finds_its_panel_in_every_mode():
     articles, dataset = demo_dataset()
     index = SearchIndex.open(dataset)
-    truth = _truth(articles)
-    checked = 0
-    for key, article in truth.items():
-        for fig in article["figures"]:
-            if len(fig["panels"]) < 2:
-                continue
-            panel = fig["panels"][0]
-            want = f"{key}/{fig['figure_id']}#{panel['label']}"
-            for mode in ("bm25", "dense", "fused"):
-                hits = index.search(panel["subcaption"], k=10, mode=mode)
-                keys = [h.doc.doc_key for h in hits]
-                # the demo reuses subcaptions with small changes ("x100" / "x400") across articles,
-                # so a near-twin may outrank the panel; it must still be in the top 5
-                assert want in keys[:5], (mode, panel["subcaption"], keys)
-            checked += 1
-    assert checked >= 3
+    first_panels = {}
+    for row in _built_panels(dataset):
+        if len((row["subcaption"] or "").split()) >= 5:
+            first_panels.setdefault((row["article_key"], row["figure_id"]), row)
+    assert len(first_panels) >= 3
+    for row in first_panels.values():
+        want = f"{row['article_key']}/{row['figure_id']}#{row['label']}"
+        for mode in ("bm25", "dense", "fused"):
+            keys = [h.doc.doc_key for h in index.search(row["subcaption"], k=10, mode=mode)]
+            # the demo reuses subcaptions with small changes ("x100" / "x400") across articles,
+            # so a near-twin may outrank the panel; it must still be in the top 5
+            assert want in keys[:5], (mode, row["subcaption"], keys)
 
 
 def test_ct_query_with_modality_filter_returns_ct_panels_with_their_sentences():
     articles, dataset = demo_dataset()
     index = SearchIndex.open(dataset)
     truth = _truth(articles)
-    ct_panels = {f"{k}/{f['figure_id']}#{p['label']}" for k, a in truth.items() for f in a["figures"]
-                 if len(f["panels"]) > 1 for p in f["panels"] if p["modality"] == "ct"}
-    assert ct_panels, "demo corpus should contain CT panels"
+    truly_ct = {f"{r['article_key']}/{r['figure_id']}#{r['label']}" for r in _built_panels(dataset)
+                if (_truth_panel(truth, r) or {}).get("modality") == "ct"}
+    assert truly_ct, "demo corpus should contain CT panels the build splits out"
     hits = index.search("lesion CT", k=50, filters=Filters(modality="CT", kind="panel"))
-    assert hits and {h.doc.doc_key for h in hits} <= ct_panels
-    assert {h.doc.doc_key for h in hits} == ct_panels  # every CT panel mentions CT or a lesion
+    # every CT panel the build split out is found; a panel of a figure whose caption also names CT
+    # is tagged CT too (modality is read from the panel's subcaption and its figure's caption)
+    assert truly_ct <= {h.doc.doc_key for h in hits}
     for hit in hits:
+        assert "CT" in hit.doc.modalities
         assert hit.cited_panel_refs == [r for r in hit.doc.refs
                                         if hit.doc.panel_label.lower() in [p.lower() for p in r["panels"]]]
         assert hit.attribution.startswith(f"{hit.doc.label} ({hit.doc.panel_label}) from ")
@@ -206,22 +228,20 @@ def test_cli_index_and_search_json(capsys, tmp_path):
 
 
 def test_subfigures_in_the_build_schema_unlabelled_and_repeated_letters(tmp_path):
-    """The build's own subfigures.parquet: int32 ``box``, ``label_source``, ``score``; a splitter may leave
-    panels unlabelled or read one letter twice, and every panel must still be its own document."""
+    """The build's own subfigures.parquet schema (int32 ``box_px``, ``label_source``, ``score``); a splitter may
+    leave panels unlabelled or read one letter twice, and every panel must still be its own document."""
     dataset = tmp_path / "ds"
     shutil.copytree(hindawi_dataset(), dataset, ignore=shutil.ignore_patterns("search", "subfigures*"))
     fig = pq.read_table(dataset / "figures.parquet").to_pylist()[0]
     ref = {"sentence": "The cyst is seen in panel C (Figure 1C).", "section": "Results", "mention": "Figure 1C",
            "panels": ["C"], "paragraph_index": 0, "sentence_index": 0}
-    table = pa.table({
-        "article_key": [fig["article_key"]] * 4, "figure_id": [fig["figure_id"]] * 4,
-        "label": ["a", "c", "c", None], "label_source": ["ocr", "ocr", "order", "none"],
-        "box": pa.array([[0, 0, 10, 10], [10, 0, 20, 10], [0, 10, 10, 20], [10, 10, 20, 20]],
-                        type=pa.list_(pa.int32(), 4)),
-        "score": pa.array([0.9, 0.9, 0.8, 0.7], type=pa.float32()),
-        "subcaption": ["first", "third", "third again", None], "crop_path": [None] * 4,
-        "inline_refs": [[], [ref], [ref], []],
-    })
+    rows = [{"article_key": fig["article_key"], "figure_id": fig["figure_id"], "label": label, "label_source": source,
+             "box_px": box, "score": score, "subcaption": subcaption, "subcaption_spans": [], "crop_path": None,
+             "inline_refs": refs}
+            for label, source, box, score, subcaption, refs in [
+                ("a", "ocr", [0, 0, 10, 10], 0.9, "first", []), ("c", "ocr", [10, 0, 20, 10], 0.9, "third", [ref]),
+                ("c", "order", [0, 10, 10, 20], 0.8, "third again", [ref]), (None, "none", [10, 10, 20, 20], 0.7, None, [])]]
+    table = pa.Table.from_pylist(rows, schema=SUBFIGURES)
     pq.write_table(table, dataset / "subfigures.parquet")
     docs = [d for d in documents_from_dataset(dataset) if d.figure_id == fig["figure_id"]
             and d.article_key == fig["article_key"]]

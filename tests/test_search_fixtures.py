@@ -1,8 +1,8 @@
 """Datasets shared by the search and web tests, built once per test process.
 
-- ``demo_dataset()``: 3 synthetic demo articles built with ``medfig build`` plus a
-  ``subfigures.parquet`` derived from their exact ground truth (panel boxes, subcaptions,
-  crops, panel-citing sentences), indexed with BM25 + dense vectors.
+- ``demo_dataset()``: 3 synthetic demo articles built with ``medfig build`` (compound
+  figures split by the build itself: its own ``subfigures.parquet``), indexed with
+  BM25 + dense vectors.
 - ``hindawi_dataset()``: the 30 real Hindawi articles of ../shared/data built without PDF
   figure cropping (so every figure is text-only, as these articles ship no figure files),
   indexed the same way.
@@ -25,16 +25,14 @@ atexit.register(shutil.rmtree, _WORK, ignore_errors=True)
 
 @lru_cache(maxsize=None)
 def demo_dataset() -> tuple[Path, Path]:
-    """(demo articles folder, indexed dataset folder with subfigures.parquet)."""
+    """(demo articles folder, indexed dataset folder with the build's subfigures.parquet)."""
     from medfig.demo import write_demo_corpus
     from medfig.pipeline.build import build
     from medfig.search import build_index
-    from medfig.search.demo_panels import write_demo_subfigures
 
     articles, dataset = _WORK / "demo-articles", _WORK / "demo-ds"
     write_demo_corpus(articles, n=3, seed=0)
-    build(articles, dataset, workers=1, progress=False, subfigures=False)  # panels come from the ground truth
-    write_demo_subfigures(articles, dataset)
+    build(articles, dataset, workers=1, progress=False)
     report = build_index(dataset, progress=False)
     assert report.dense, "the sentence model (medfig[dense]) must be installed for the search tests"
     return articles, dataset

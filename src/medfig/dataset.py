@@ -1,4 +1,27 @@
-"""Read a dataset that ``medfig build`` wrote, for notebooks and later stages.
+"""The storage layer: the only code that knows how a dataset or release folder is laid out.
+
+A folder written by ``medfig build`` (a *dataset*)::
+
+    figures.parquet     one row per <fig>                         (medfig.schema.FIGURES)
+    articles.parquet    one row per parsed article                (ARTICLES)
+    errors.parquet      one row per problem met                   (ERRORS)
+    subfigures.parquet  one row per panel of a compound figure    (SUBFIGURES)
+    exclusions.parquet  the ledger: why an article or figure is missing (EXCLUSIONS)
+    removed.parquet     articles taken out (retracted, withdrawn) (REMOVED)
+    stats.json          counts describing the dataset (deterministic: no timings)
+    manifest.sqlite     per-article status and rows; makes re-runs resumable
+    runs/<time>.json    one file per run: timings, executor, counts of that run
+    logs/               worker logs
+    images/<article>/<figure>.{jpg,png}
+
+Each table is either one file ``NAME.parquet`` or, in a sharded build, a folder
+``NAME.parquet/`` of ``part-00000.parquet`` ...; readers never need to know which.
+
+A folder written by ``medfig curate`` (a *release*) has ``figures.parquet``,
+``articles.parquet``, ``exclusions.parquet`` (the build's ledger plus every curate
+drop), ``images/`` and ``summary.json``.
+
+Writes are atomic (:mod:`medfig.io`): a killed run leaves the old file or the new one.
 
 >>> ds = load_dataset("demo-dataset")
 >>> ds.figures.to_pandas()[["label", "caption"]]      # doctest: +SKIP
@@ -7,28 +30,192 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from medfig.io import atomic_write_json, atomic_write_parquet
 from medfig.records import MedfigError
+from medfig.schema import DATASET_TABLES
+
+PART_PATTERN = "part-*.parquet"
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_name(text: str) -> str:
+    """``text`` as a file name: runs of other characters become ``_``; never empty."""
+    cleaned = _UNSAFE_NAME.sub("_", text).strip("._")
+    return cleaned[:120] or "unnamed"
+
+
+class DatasetFolder:
+    """A dataset or release folder on disk: paths, table reads and atomic writes."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+
+    def __repr__(self) -> str:
+        return f"DatasetFolder({str(self.root)!r})"
+
+    # -- paths -------------------------------------------------------------------------------
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / "manifest.sqlite"
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.root / "runs"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.root / "logs"
+
+    def table_location(self, name: str) -> Path:
+        """``NAME.parquet``: a file, or a folder of parts in a sharded build."""
+        return self.root / f"{name}.parquet"
+
+    def part_path(self, name: str, shard: int, shards: int) -> Path:
+        if shards == 1:
+            return self.table_location(name)
+        return self.table_location(name) / f"part-{shard:05d}.parquet"
+
+    def parts(self, name: str) -> list[Path]:
+        """The files holding table ``name`` in shard order; [] when the table is absent."""
+        location = self.table_location(name)
+        if location.is_file():
+            return [location]
+        if location.is_dir():
+            return sorted(location.glob(PART_PATTERN))
+        return []
+
+    def has_table(self, name: str) -> bool:
+        return bool(self.parts(name))
+
+    def image_dir(self, article_key: str) -> Path:
+        """The article's image folder; keys that are not safe names get a hash so two keys never share one."""
+        name = safe_name(article_key)
+        if name != article_key:
+            name = f"{name}-{hashlib.sha1(article_key.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
+        return self.root / "images" / name
+
+    def file(self, relative: str) -> Path:
+        """A path stored in a table (``image_path``, ``crop_path``) as a file inside this folder.
+
+        Raises MedfigError when the stored path would leave the folder (a tampered table)."""
+        path = (self.root / relative).resolve()
+        if not path.is_relative_to(self.root.resolve()):
+            raise MedfigError(f"{self.root}: stored path {relative!r} points outside the folder")
+        return path
+
+    def stored_file(self, relative: str | None) -> Path | None:
+        """A path stored in a table as an existing file inside this folder; None when the row has
+        none, the file is gone or the path would leave the folder."""
+        if not relative:
+            return None
+        try:
+            path = self.file(relative)
+        except (MedfigError, OSError):
+            return None
+        return path if path.is_file() else None
+
+    # -- reading -----------------------------------------------------------------------------
+    def read_table(self, name: str, *, required: bool = True) -> pa.Table | None:
+        """Table ``name`` from either layout, checked against its schema when medfig declares one.
+
+        Absent: MedfigError when ``required``, else an empty table of the schema (or None when
+        the table has no declared schema)."""
+        parts = self.parts(name)
+        schema = DATASET_TABLES.get(name)
+        if not parts:
+            if required:
+                raise MedfigError(f"{self.table_location(name)}: not found "
+                                  f"(is {self.root} a folder written by `medfig build` or `medfig curate`?)")
+            return schema.empty_table() if schema is not None else None
+        tables = []
+        for part in parts:
+            try:
+                tables.append(pq.read_table(part))
+            except (OSError, pa.ArrowException) as exc:
+                raise MedfigError(f"{part}: cannot read parquet ({exc})") from exc
+        if schema is not None:
+            missing = [f.name for f in schema if f.name not in tables[0].column_names]
+            if missing:
+                raise MedfigError(f"{parts[0]}: missing column(s) {', '.join(missing)}: written by another "
+                                  f"medfig version; run `medfig build` again to rewrite it")
+        try:
+            return pa.concat_tables(tables, promote_options="default") if len(tables) > 1 else tables[0]
+        except pa.ArrowInvalid as exc:
+            raise MedfigError(f"{self.table_location(name)}: parts disagree on their columns ({exc})") from exc
+
+    def read_rows(self, name: str, *, required: bool = True) -> list[dict]:
+        table = self.read_table(name, required=required)
+        return [] if table is None else table.to_pylist()
+
+    def read_json(self, name: str) -> dict:
+        """``name`` (e.g. ``stats.json``) as a dict; {} when absent."""
+        path = self.root / name
+        if not path.is_file():
+            return {}
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise MedfigError(f"{path}: cannot read JSON ({exc})") from exc
+
+    # -- writing -----------------------------------------------------------------------------
+    def write_part(self, name: str, table: pa.Table, shard: int, shards: int, *, only_if_changed: bool = True) -> bool:
+        """Write one part of table ``name`` atomically; False when its bytes were unchanged."""
+        return atomic_write_parquet(self.part_path(name, shard, shards), table, only_if_changed=only_if_changed)
+
+    def write_table(self, name: str, table: pa.Table, *, only_if_changed: bool = False) -> bool:
+        """Write table ``name`` as one file (replacing a sharded folder of that name)."""
+        location = self.table_location(name)
+        if location.is_dir():
+            shutil.rmtree(location)
+        return atomic_write_parquet(location, table, only_if_changed=only_if_changed)
+
+    def write_json(self, name: str, obj, *, only_if_changed: bool = False) -> bool:
+        return atomic_write_json(self.root / name, obj, only_if_changed=only_if_changed)
+
+    def switch_layout(self, names, shards: int) -> None:
+        """Remove tables written with another shard count (a file where a folder is due, or the reverse)."""
+        for name in names:
+            path = self.table_location(name)
+            if shards == 1 and path.is_dir():
+                shutil.rmtree(path)
+            elif shards > 1 and path.is_file():
+                path.unlink()
+            elif shards > 1 and path.is_dir():
+                for part in path.glob(PART_PATTERN):
+                    if int(part.stem.split("-")[1]) >= shards:
+                        part.unlink()
 
 
 @dataclass(frozen=True)
 class Dataset:
+    """The tables of a built dataset, loaded. ``folder`` knows the layout and the image paths."""
+
     root: Path
     figures: pa.Table
     articles: pa.Table
     errors: pa.Table
+    subfigures: pa.Table
+    exclusions: pa.Table
     stats: dict
 
+    @property
+    def folder(self) -> DatasetFolder:
+        return DatasetFolder(self.root)
+
     def image_file(self, figure_row: dict) -> Path | None:
-        """Absolute path of a figure row's stored image (None when the row has no image)."""
-        relative = figure_row.get("image_path")
-        return self.root / relative if relative else None
+        """Absolute path of a figure (or panel) row's stored image (None when the row has none)."""
+        relative = figure_row.get("image_path") or figure_row.get("crop_path")
+        return self.folder.file(relative) if relative else None
 
     def image(self, figure_row: dict):
         from PIL import Image
@@ -41,14 +228,17 @@ class Dataset:
 
 
 def load_dataset(path: str | Path) -> Dataset:
-    """Open the tables of a built dataset folder; raises MedfigError naming what is missing."""
-    root = Path(path)
-    tables = {}
-    for name in ("figures", "articles", "errors"):
-        file = root / f"{name}.parquet"
-        if not file.is_file():
-            raise MedfigError(f"{file}: not found (is {root} a folder written by `medfig build`?)")
-        tables[name] = pq.read_table(file)
-    stats_file = root / "stats.json"
-    stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
-    return Dataset(root=root, stats=stats, **tables)
+    """Open the tables of a built dataset folder (single-file or sharded); raises MedfigError naming what is missing."""
+    folder = DatasetFolder(path)
+    if not folder.root.is_dir():
+        raise MedfigError(f"{folder.root}: not found (expected a folder written by `medfig build`)")
+    return Dataset(
+        root=folder.root,
+        figures=folder.read_table("figures"),
+        articles=folder.read_table("articles"),
+        errors=folder.read_table("errors"),
+        subfigures=folder.read_table("subfigures", required=False),
+        exclusions=folder.read_table("exclusions", required=False),
+        stats=folder.read_json("stats.json"),
+    )
+

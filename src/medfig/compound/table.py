@@ -2,7 +2,7 @@
 
 Columns (boxes in pixels of the stored figure image, origin top-left, ``[x0, y0, x1, y1]``;
 subcaption spans are ``[start, end)`` character offsets into the figure's caption):
-article_key, figure_id, label, label_source, box, score, subcaption, subcaption_spans,
+article_key, figure_id, label, label_source, box_px, score, subcaption, subcaption_spans,
 crop_path (relative to the dataset folder), inline_refs (the sentences citing this panel,
 same struct as figures.parquet's inline_refs).
 """
@@ -11,23 +11,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from medfig.pipeline.rows import INLINE_REF
 from medfig.records import Subfigure
-
-SUBFIGURES = pa.schema(
-    [
-        ("article_key", pa.string()),
-        ("figure_id", pa.string()),
-        ("label", pa.string()),
-        ("label_source", pa.string()),  # ocr | order | none
-        ("box", pa.list_(pa.int32(), 4)),
-        ("score", pa.float32()),
-        ("subcaption", pa.string()),
-        ("subcaption_spans", pa.list_(pa.list_(pa.int32(), 2))),
-        ("crop_path", pa.string()),
-        ("inline_refs", pa.list_(INLINE_REF)),
-    ]
-)
+from medfig.schema import SUBFIGURES
 
 
 def subfigure_rows(article_key: str, subfigures: list[Subfigure]) -> list[dict]:
@@ -38,7 +23,7 @@ def subfigure_rows(article_key: str, subfigures: list[Subfigure]) -> list[dict]:
             "figure_id": s.figure_id,
             "label": s.label,
             "label_source": s.label_source,
-            "box": [int(v) for v in s.box_px],
+            "box_px": [int(v) for v in s.box_px],
             "score": float(s.score),
             "subcaption": s.subcaption,
             "subcaption_spans": [[int(a), int(b)] for a, b in s.subcaption_spans],

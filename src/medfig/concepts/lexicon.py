@@ -38,7 +38,7 @@ class Lexicon:
     blocked: set[tuple[tuple[str, ...], str]] = field(default_factory=set)
 
     def save(self, path: str | Path) -> None:
-        from medfig.pipeline.atomic import atomic_write_bytes
+        from medfig.io import atomic_write_bytes
 
         lines = ["# medfig learned lexicon: term<TAB>concepts<TAB>support<TAB>precision; -term<TAB>concept = blocked"]
         for term in sorted(self.entries):

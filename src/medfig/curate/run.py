@@ -5,7 +5,8 @@ Release folder::
     figures.parquet   kept figures: every build column + caption_clean, licence_effective,
                       attribution, medical_keywords, dup_cluster, modality, concepts, split ...
     articles.parquet  the articles that still have a figure
-    drops.parquet     one row per dropped figure: article_key, figure_id, step, reason, detail
+    exclusions.parquet the ledger: the build's exclusions plus one row per figure a curate step
+                      dropped (phase curate, step, reason, detail); see medfig.ledger
     images/           the kept figures' images (hard links when possible, else copies)
     summary.json      counts per step: seen, dropped by reason, skipped by reason
 """
@@ -19,16 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from medfig.curate.steps import Record, Step, StepStats, run_steps
-from medfig.pipeline.atomic import atomic_write_json, atomic_write_parquet
+from medfig import schema
+from medfig.dataset import DatasetFolder
+from medfig.ledger import curate_exclusions
 from medfig.records import MedfigError
 
-DROPS = pa.schema(
-    [("article_key", pa.string()), ("figure_id", pa.string()), ("step", pa.string()),
-     ("reason", pa.string()), ("detail", pa.string())]
-)
 ARTICLE_FIELDS = ("title", "journal", "year", "authors", "article_type")
 
 
@@ -80,15 +78,11 @@ class CurateReport:
 
 def load_records(dataset: str | Path) -> tuple[list[Record], pa.Table]:
     """Figure rows of a built dataset, each joined with its article's metadata."""
-    root = Path(dataset)
-    fig_file, art_file = root / "figures.parquet", root / "articles.parquet"
-    for f in (fig_file, art_file):
-        if not f.exists():  # a file, or a folder of part-*.parquet when the build was sharded
-            raise MedfigError(f"{f}: not found (is {root} a folder written by `medfig build`?)")
-    articles = pq.read_table(art_file)
+    folder = DatasetFolder(dataset)
+    articles = folder.read_table("articles")
     by_key = {a["article_key"]: a for a in articles.to_pylist()}
     records = []
-    for row in pq.read_table(fig_file).to_pylist():
+    for row in folder.read_rows("figures"):
         art = by_key.get(row["article_key"], {})
         for f in ARTICLE_FIELDS:
             row.setdefault(f, art.get(f))
@@ -175,10 +169,13 @@ def curate(dataset: str | Path, release: str | Path, options: CurateOptions | No
     rows = [_clean_for_parquet(r) for r in kept]
     table = pa.Table.from_pylist(rows) if rows else pa.table({"article_key": pa.array([], pa.string()),
                                                                  "figure_id": pa.array([], pa.string())})
-    atomic_write_parquet(out / "figures.parquet", table)
+    release_folder = DatasetFolder(out)
+    release_folder.write_table("figures", table)
     keys = {r["article_key"] for r in kept}
-    atomic_write_parquet(out / "articles.parquet", articles.filter(pa.array([k in keys for k in articles["article_key"].to_pylist()], pa.bool_())))
-    atomic_write_parquet(out / "drops.parquet", pa.Table.from_pylist(drops, schema=DROPS))
+    release_folder.write_table("articles", articles.filter(pa.array([k in keys for k in articles["article_key"].to_pylist()], pa.bool_())))
+    by_key = {(r["article_key"], r["figure_id"]): r for r in records}
+    ledger = DatasetFolder(root).read_rows("exclusions", required=False) + curate_exclusions(drops, by_key)
+    release_folder.write_table("exclusions", schema.to_table(ledger, schema.EXCLUSIONS))
     report = CurateReport(out, n_in, len(kept), stats, time.perf_counter() - t0)
     summary = {
         "dataset": str(root.resolve()),
@@ -192,5 +189,5 @@ def curate(dataset: str | Path, release: str | Path, options: CurateOptions | No
 
         report.extra["splits"] = dict(Counter(r.get("split") for r in kept))
         summary["splits"] = report.extra["splits"]
-    atomic_write_json(out / "summary.json", summary)
+    release_folder.write_json("summary.json", summary)
     return report

@@ -56,7 +56,7 @@ from medfig.demo.plan import plan_article
 from medfig.demo.spec import ArticleSpec, FigureSpec
 from medfig.demo.truth import ground_truth
 from medfig.demo.typeset import wrap
-from medfig.pipeline.atomic import atomic_write_bytes
+from medfig.io import atomic_write_bytes
 
 GROUND_TRUTH = "ground_truth.json"
 MAX_FLOAT_SHARE = 0.8  # of the text height: a float never fills a whole page

@@ -25,7 +25,7 @@ from medfig.demo.pdf import CAPTION, FloatBlock, Geometry
 from medfig.demo.spec import FigureSpec, TableSpec
 from medfig.demo.typeset import draw_line, wrap
 from medfig.geometry import PixelBox, PointBox
-from medfig.pipeline.atomic import atomic_write_bytes
+from medfig.io import atomic_write_bytes
 
 GREY_MODALITIES = {"ct", "mri", "ultrasound", "xray"}
 CHART_SCALE = 4.0  # pixels per point for rasterised vector charts (288 dpi)

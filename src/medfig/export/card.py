@@ -16,7 +16,7 @@ from pathlib import Path
 from statistics import mean, median
 
 from medfig.export.release import Release
-from medfig.pipeline.atomic import atomic_write_bytes
+from medfig.io import atomic_write_bytes
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 

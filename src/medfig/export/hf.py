@@ -13,7 +13,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from medfig.export.release import SPLITS, Release
-from medfig.pipeline.atomic import atomic_write_parquet
+from medfig.io import atomic_write_parquet
 
 SCHEMA = pa.schema([
     ("image", pa.struct([("bytes", pa.binary()), ("path", pa.string())])),

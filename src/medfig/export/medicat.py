@@ -31,7 +31,7 @@ from pathlib import Path
 
 from medfig.curate.licence import licence_family
 from medfig.export.release import Release
-from medfig.pipeline.atomic import atomic_write_bytes
+from medfig.io import atomic_write_bytes
 
 RADIOLOGY = {"angiography", "ct", "mri", "pet", "ultrasound", "xray", "combined"}
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
+from medfig.dataset import DatasetFolder
 from medfig.records import MedfigError
 
 SPLITS = ("train", "valid", "test")
@@ -36,15 +34,11 @@ class Release:
 
 
 def load_release(path: str | Path, need_splits: bool = True) -> Release:
-    root = Path(path)
-    fig_file = root / "figures.parquet"
-    if not fig_file.is_file():
-        raise MedfigError(f"{fig_file}: not found (is {root} a release written by `medfig curate`?)")
-    figures = pq.read_table(fig_file).to_pylist()
+    folder = DatasetFolder(path)
+    figures = folder.read_rows("figures")
     if need_splits and figures and "split" not in figures[0]:
-        raise MedfigError(f"{fig_file}: figures have no 'split' column; run `medfig curate` on the built dataset first")
-    art_file, drops_file, summary_file = root / "articles.parquet", root / "drops.parquet", root / "summary.json"
-    articles = {a["article_key"]: a for a in pq.read_table(art_file).to_pylist()} if art_file.exists() else {}
-    drops = pq.read_table(drops_file).to_pylist() if drops_file.is_file() else []
-    summary = json.loads(summary_file.read_text()) if summary_file.is_file() else {}
-    return Release(root, figures, articles, drops, summary)
+        raise MedfigError(f"{folder.table_location('figures')}: figures have no 'split' column; "
+                          "run `medfig curate` on the built dataset first")
+    articles = {a["article_key"]: a for a in folder.read_rows("articles", required=False)}
+    drops = [row for row in folder.read_rows("exclusions", required=False) if row["phase"] == "curate"]
+    return Release(folder.root, figures, articles, drops, folder.read_json("summary.json"))

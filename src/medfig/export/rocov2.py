@@ -25,7 +25,7 @@ from pathlib import Path
 from medfig.concepts.manual import DIRECTION_CUI, MODALITY_CUI, REGION_CUI
 from medfig.curate.licence import licence_url_for
 from medfig.export.release import SPLITS, Release
-from medfig.pipeline.atomic import atomic_write_bytes
+from medfig.io import atomic_write_bytes
 
 MANUAL_NAMES = {
     MODALITY_CUI["angiography"]: "angiogram", MODALITY_CUI["ct"]: "X-Ray Computed Tomography",

@@ -13,7 +13,7 @@ import tarfile
 from pathlib import Path
 
 from medfig.export.release import SPLITS, Release
-from medfig.pipeline.atomic import atomic_write_bytes
+from medfig.io import atomic_write_bytes
 
 
 def sample_key(rec: dict) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from medfig.induce.run import InducedFigure, InducedPaper
-from medfig.pipeline.atomic import atomic_write_json
+from medfig.io import atomic_write_json
 from medfig.text.labels import figure_number
 
 SCHEMA = "medfig.pdf_figures/1"

@@ -8,7 +8,6 @@ row with ``image_status`` saying why.
 from __future__ import annotations
 
 import hashlib
-import re
 import resource
 import time
 import traceback
@@ -16,15 +15,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medfig.dataset import DatasetFolder, safe_name
+from medfig.io import atomic_write_bytes
 from medfig.jats.graphics import is_thumbnail
 from medfig.records import Article, ErrorRecord, Figure, JatsError, Licence, SourceError
-from medfig.pipeline.atomic import atomic_write_bytes
 from medfig.pipeline.images import ImageError, store_image
 
 FATAL_STAGES = {"source", "xml", "internal"}
-
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-
 
 @dataclass(frozen=True, slots=True)
 class BuildOptions:
@@ -61,17 +58,8 @@ class ArticleResult:
         return self.article_row is None or any(e["stage"] in FATAL_STAGES for e in self.errors)
 
 
-def safe_name(text: str) -> str:
-    cleaned = _UNSAFE_NAME.sub("_", text).strip("._")
-    return cleaned[:120] or "unnamed"
-
-
 def image_dir(out_dir: Path, key: str) -> Path:
-    """The article's image folder; keys that are not safe names get a hash so two keys never share one."""
-    name = safe_name(key)
-    if name != key:
-        name = f"{name}-{hashlib.sha1(key.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
-    return out_dir / "images" / name
+    return DatasetFolder(out_dir).image_dir(key)
 
 
 def _remove_orphan_images(out_dir: Path, key: str, rows: list[dict], subfigure_rows: list[dict]) -> None:

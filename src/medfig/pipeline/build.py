@@ -1,19 +1,8 @@
 """``medfig build``: articles in, a resumable figure dataset out.
 
-Layout of the output folder::
-
-    figures.parquet   one row per <fig>            (schema: medfig.pipeline.rows.FIGURES)
-    articles.parquet  one row per parsed article   (ARTICLES)
-    errors.parquet    one row per problem          (ERRORS)
-    subfigures.parquet one row per panel of a compound figure (medfig.compound.table.SUBFIGURES)
-    removed.parquet   articles taken out of the dataset (retracted, withdrawn), with the reason
-    stats.json        counts describing the dataset (no timings: a no-op run changes nothing)
-    manifest.sqlite   per-article status and rows; makes re-runs resumable
-    images/<article>/<figure>.{jpg,png}
-
-With ``shards > 1`` each table is a folder of the same name holding
-``part-00000.parquet`` ... (``pyarrow.parquet.read_table`` and pandas read both
-forms); only the shards whose articles changed are rewritten.
+The output folder's layout (single-file or sharded tables, images, manifest,
+ledger) is described and owned by :mod:`medfig.dataset`; with ``shards > 1`` only
+the shards whose articles changed are rewritten.
 
 A re-run skips articles whose fingerprint is unchanged and that succeeded,
 retries failed ones, and rewrites a file only when its bytes change. By default
@@ -38,15 +27,15 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from medfig.compound.table import SUBFIGURES
-from medfig.pipeline import rows as schemas
-from medfig.pipeline.article import ArticleResult, BuildOptions, image_dir, process_article
-from medfig.pipeline.atomic import atomic_write_json, atomic_write_parquet, remove_stale_temps
-from medfig.pipeline.manifest import Manifest
+from medfig import schema
+from medfig.dataset import DatasetFolder
+from medfig.io import remove_stale_temps
+from medfig.ledger import build_exclusions
+from medfig.pipeline.article import ArticleResult, BuildOptions, process_article
+from medfig.pipeline.manifest import Manifest, shard_of
 
 COMMIT_EVERY = 64  # articles per manifest transaction: bounds redo work after a kill
-TABLES = (("figures", schemas.FIGURES), ("articles", schemas.ARTICLES), ("errors", schemas.ERRORS),
-          ("subfigures", SUBFIGURES))
+TABLES = schema.DATASET_TABLES
 EXECUTORS = ("local", "ray")
 DEFAULT_TIMEOUT_S = 600.0
 
@@ -155,29 +144,10 @@ def merge_stats(parts: Iterable[dict]) -> dict:
     return {k: dict(sorted(v.items())) if isinstance(v, Counter) else v for k, v in sorted(total.items())}
 
 
-def _table_path(out_dir: Path, name: str, shard: int, shards: int) -> Path:
-    if shards == 1:
-        return out_dir / f"{name}.parquet"
-    return out_dir / f"{name}.parquet" / f"part-{shard:05d}.parquet"
-
-
-def _switch_layout(out_dir: Path, shards: int) -> None:
-    """Remove tables written with another shard count (a file where a folder is due, or the reverse)."""
-    for name, _ in TABLES:
-        path = out_dir / f"{name}.parquet"
-        if shards == 1 and path.is_dir():
-            shutil.rmtree(path)
-        elif shards > 1 and path.is_file():
-            path.unlink()
-        elif shards > 1 and path.is_dir():
-            for part in path.glob("part-*.parquet"):
-                if int(part.stem.split("-")[1]) >= shards:
-                    part.unlink()
-
-
-def consolidate(out_dir: Path, manifest: Manifest, shards: int, dirty: set[int]) -> tuple[dict, list[str]]:
+def consolidate(folder: DatasetFolder, manifest: Manifest, shards: int, dirty: set[int]) -> tuple[dict, list[str]]:
     """Rewrite the dirty shards from the manifest, then the dataset-wide files."""
     written = []
+    removed_rows = manifest.removed()
     for shard in sorted(dirty):
         figures, articles, errors, subfigures, failed = [], [], [], [], 0
         for _key, status, payload in manifest.results(shard):
@@ -187,25 +157,28 @@ def consolidate(out_dir: Path, manifest: Manifest, shards: int, dirty: set[int])
             figures.extend(payload["figures"])
             errors.extend(payload["errors"])
             subfigures.extend(payload.get("subfigures", []))
-        for (name, schema), rows in zip(TABLES, (figures, articles, errors, subfigures)):
-            path = _table_path(out_dir, name, shard, shards)
-            if atomic_write_parquet(path, schemas.to_table(rows, schema), only_if_changed=True):
-                written.append(path.relative_to(out_dir).as_posix())
+        removed_here = [r for r in removed_rows if shard_of(r["article_key"], shards) == shard]
+        exclusions = build_exclusions(figures, errors, removed_here)
+        for name, rows in (("figures", figures), ("articles", articles), ("errors", errors),
+                           ("subfigures", subfigures), ("exclusions", exclusions)):
+            if folder.write_part(name, schema.to_table(rows, TABLES[name]), shard, shards):
+                written.append(folder.part_path(name, shard, shards).relative_to(folder.root).as_posix())
         manifest.set_meta(f"stats:{shard}", json.dumps(shard_stats(figures, articles, errors, subfigures, failed), sort_keys=True))
     stats = merge_stats(json.loads(manifest.get_meta(f"stats:{s}") or "{}") for s in range(shards))
-    stats["articles_removed"] = len(manifest.removed())
-    if atomic_write_json(out_dir / "stats.json", stats, only_if_changed=True):
+    stats["articles_removed"] = len(removed_rows)
+    if folder.write_json("stats.json", stats, only_if_changed=True):
         written.append("stats.json")
-    removed = schemas.to_table(manifest.removed(), schemas.REMOVED)
-    if atomic_write_parquet(out_dir / "removed.parquet", removed, only_if_changed=True):
+    if folder.write_table("removed", schema.to_table(removed_rows, schema.REMOVED), only_if_changed=True):
         written.append("removed.parquet")
     return stats, written
 
 
-def _outputs_missing(out_dir: Path, shards: int) -> bool:
-    needed = [_table_path(out_dir, name, s, shards) for name, _ in TABLES for s in range(shards)]
-    needed += [out_dir / "stats.json", out_dir / "removed.parquet"]
-    return any(not p.exists() for p in needed)
+def _shards_to_write(folder: DatasetFolder, shards: int, dirty: set[int]) -> set[int]:
+    """The dirty shards plus any shard with a missing part (a shard no article maps to yet, a
+    deleted file); every shard when a dataset-wide file is missing."""
+    if not (folder.root / "stats.json").exists() or not folder.table_location("removed").exists():
+        return set(range(shards))
+    return dirty | {s for s in range(shards) if any(not folder.part_path(name, s, shards).exists() for name in TABLES)}
 
 
 def build(
@@ -241,17 +214,19 @@ def build(
     started = time.perf_counter()
     out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
+    folder = DatasetFolder(out_dir)
     remove_stale_temps(out_dir)
     if workers is None:
         workers = os.cpu_count() or 1
     report = BuildReport(out_dir=out_dir, executor=executor)
     if task is None:
         task = functools.partial(process_article, options=BuildOptions(pdf_figures=pdf_figures, subfigures=subfigures))
-    config = json.dumps({"pdf_figures": pdf_figures, "subfigures": subfigures}, sort_keys=True)
+    config = json.dumps({"pdf_figures": pdf_figures, "subfigures": subfigures, "schema": schema.SCHEMA_VERSION},
+                        sort_keys=True)
 
     all_sources = list(sources if sources is not None else iter_sources(input_path))
     report.articles_seen = len(all_sources)
-    with Manifest(out_dir / "manifest.sqlite") as manifest:
+    with Manifest(folder.manifest_path) as manifest:
         old_shards = int(manifest.get_meta("shards") or 0)
         shards = max(1, shards or old_shards or 1)
         dirty: set[int] = set()
@@ -259,7 +234,7 @@ def build(
             manifest.reshard(shards)
             dirty = set(range(shards))
         manifest.set_meta("shards", str(shards))
-        _switch_layout(out_dir, shards)
+        folder.switch_layout(TABLES, shards)
 
         leaving = _leaving(all_sources, manifest.states(), removed or {}, incremental)
         dirty |= manifest.shards_of(leaving)
@@ -267,7 +242,7 @@ def build(
         report.removed_by_reason = Counter(reason for reason, _ in leaving.values())
         manifest.mark_removed({k: v for k, v in leaving.items() if v[0] != "gone from the input"})
         for key in leaving:
-            shutil.rmtree(image_dir(out_dir, key), ignore_errors=True)
+            shutil.rmtree(folder.image_dir(key), ignore_errors=True)
 
         states = manifest.states()
         if manifest.get_meta("config") not in (None, config):
@@ -279,10 +254,11 @@ def build(
         results = run_articles(todo, out_dir, executor=executor, workers=workers, task=task,
                                timeout_s=timeout_s, ray_address=ray_address)
         _collect(results, manifest, report, shards, dirty, total=len(todo), progress=progress)
-        if dirty or _outputs_missing(out_dir, shards):
-            report.stats, report.files_written = consolidate(out_dir, manifest, shards, dirty or set(range(shards)))
+        to_write = _shards_to_write(folder, shards, dirty)
+        if to_write:
+            report.stats, report.files_written = consolidate(folder, manifest, shards, to_write)
         else:
-            report.stats = json.loads((out_dir / "stats.json").read_text())
+            report.stats = folder.read_json("stats.json")
     report.seconds = time.perf_counter() - started
     return report
 
@@ -311,8 +287,6 @@ def _leaving(sources: list, states: dict, removed: dict[str, tuple[str, str]], i
 
 def _collect(results: Iterator[ArticleResult], manifest: Manifest, report: BuildReport, shards: int,
              dirty: set[int], *, total: int, progress: bool) -> None:
-    from medfig.pipeline.manifest import shard_of
-
     batch: list[ArticleResult] = []
     bar = tqdm(total=total, unit="article", disable=not progress or not total, file=sys.stderr)
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from medfig.pipeline.atomic import atomic_write_bytes
+from medfig.io import atomic_write_bytes
 
 # Larger than any published figure we know of (PMC's biggest are ~100 MP), small
 # enough that a decompression bomb cannot take the worker's memory.

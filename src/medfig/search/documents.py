@@ -16,9 +16,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
-from medfig.records import MedfigError
+from medfig.dataset import DatasetFolder
 from medfig.search.modality import canonical_modality, modalities_in_text
 from medfig.search.subfigures import PanelRow, read_subfigures
 
@@ -138,24 +136,13 @@ def _merge_refs(*lists: list[dict]) -> list[dict]:
     return out
 
 
-def read_table_rows(path: Path, required: bool = True) -> list[dict]:
-    if not path.exists():  # a file, or a folder of part-*.parquet shards
-        if required:
-            raise MedfigError(f"{path}: not found (is {path.parent} a folder written by `medfig build`?)")
-        return []
-    try:
-        return pq.read_table(path).to_pylist()
-    except Exception as exc:
-        raise MedfigError(f"{path}: cannot read parquet ({exc})") from exc
-
-
 def documents_from_dataset(root: str | Path) -> list[SearchDoc]:
     """Every search document of a built dataset folder, panels when ``subfigures.parquet`` exists."""
-    root = Path(root)
-    figures = read_table_rows(root / "figures.parquet")
-    articles = {a["article_key"]: a for a in read_table_rows(root / "articles.parquet")}
+    folder = DatasetFolder(root)
+    figures = folder.read_rows("figures")
+    articles = {a["article_key"]: a for a in folder.read_rows("articles")}
     panels_by_figure: dict[tuple[str | None, str], list[PanelRow]] = {}
-    for panel in read_subfigures(root) or []:
+    for panel in read_subfigures(folder.root) or []:
         panels_by_figure.setdefault((panel.article_key, panel.figure_id), []).append(panel)
 
     docs: list[SearchDoc] = []

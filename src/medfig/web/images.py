@@ -11,23 +11,16 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
+from medfig.dataset import DatasetFolder
+
 MEDIA_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
                ".webp": "image/webp"}
 
 
 def safe_dataset_file(root: Path, relative: str | None) -> Path | None:
     """``root/relative`` when it is an existing image file inside ``root``; None otherwise."""
-    if not relative:
-        return None
-    root = root.resolve()
-    try:
-        path = (root / relative).resolve()
-        path.relative_to(root)
-    except (ValueError, OSError):
-        return None
-    if path.suffix.lower() not in MEDIA_TYPES or not path.is_file():
-        return None
-    return path
+    path = DatasetFolder(root).stored_file(relative)
+    return path if path is not None and path.suffix.lower() in MEDIA_TYPES else None
 
 
 @lru_cache(maxsize=512)

@@ -1,12 +1,25 @@
-"""Row layouts of the dataset tables, as explicit Arrow schemas.
+"""Arrow schemas of every table medfig writes: the one place a column is declared.
 
-One article's rows travel from a worker to the writer as plain dicts; the
-schemas keep column types stable even when a table is empty.
+One article's rows travel from a worker to the writer as plain dicts; these schemas
+keep column types stable even when a table is empty. ``tests/test_schema.py`` checks
+them against the record dataclasses in :mod:`medfig.records`, so a field added to a
+record without its column (or the reverse) fails a test.
+
+Units are in the column names where a value has one: ``*_px`` pixels of the stored
+image, ``pdf_box`` PDF points (origin top-left, ``[x0, y0, x1, y1]``).
+
+Dataset tables (``medfig build``): FIGURES, ARTICLES, ERRORS, SUBFIGURES, REMOVED,
+EXCLUSIONS. Release tables (``medfig curate``): the build's FIGURES columns plus
+curation columns (schema inferred, see :mod:`medfig.curate.run`), ARTICLES, EXCLUSIONS.
 """
 
 from __future__ import annotations
 
 import pyarrow as pa
+
+# Bumped when a table's columns change meaning or name: a dataset written with another
+# version is rebuilt by the next `medfig build` rather than mixed (it is in the build fingerprint).
+SCHEMA_VERSION = 2
 
 INLINE_REF = pa.struct(
     [
@@ -55,7 +68,7 @@ FIGURES = pa.schema(
         ("pdf_page", pa.int32()),  # 0-based page of the figure in the article's PDF (when located there)
         ("pdf_box", pa.list_(pa.float32())),  # [x0, y0, x1, y1] PDF points, origin top-left
         ("n_subfigures", pa.int32()),  # 0: single panel (or not analysed); rows in subfigures.parquet
-        ("flags", pa.list_(pa.string())),  # see medfig.pipeline.article.figure_flags
+        ("flags", pa.list_(pa.string())),  # see medfig.pipeline.rows.figure_flags
     ]
 )
 
@@ -97,10 +110,20 @@ ERRORS = pa.schema(
     ]
 )
 
-
-def to_table(rows: list[dict], schema: pa.Schema) -> pa.Table:
-    return pa.Table.from_pylist(rows, schema=schema)
-
+SUBFIGURES = pa.schema(
+    [
+        ("article_key", pa.string()),
+        ("figure_id", pa.string()),  # the parent figure (figures.parquet figure_id)
+        ("label", pa.string()),
+        ("label_source", pa.string()),  # ocr | order | none
+        ("box_px", pa.list_(pa.int32(), 4)),  # [x0, y0, x1, y1] pixels of the stored figure image
+        ("score", pa.float32()),
+        ("subcaption", pa.string()),
+        ("subcaption_spans", pa.list_(pa.list_(pa.int32(), 2))),  # [start, end) offsets into the caption
+        ("crop_path", pa.string()),  # relative to the dataset folder
+        ("inline_refs", pa.list_(INLINE_REF)),  # sentences citing this panel
+    ]
+)
 
 REMOVED = pa.schema(
     [
@@ -109,3 +132,31 @@ REMOVED = pa.schema(
         ("detail", pa.string()),
     ]
 )
+
+# The exclusion ledger: one row for every article or figure that is not in the output, and
+# every problem met on the way. ``figure_id`` is null for an article-level row.
+# phase: build | curate; step: the build stage or curate step; reason: a short stable code.
+EXCLUSIONS = pa.schema(
+    [
+        ("article_key", pa.string()),
+        ("figure_id", pa.string()),
+        ("phase", pa.string()),
+        ("step", pa.string()),
+        ("reason", pa.string()),
+        ("detail", pa.string()),
+        ("file", pa.string()),
+    ]
+)
+
+# The tables of a built dataset folder, in the order the build writes them.
+DATASET_TABLES: dict[str, pa.Schema] = {
+    "figures": FIGURES,
+    "articles": ARTICLES,
+    "errors": ERRORS,
+    "subfigures": SUBFIGURES,
+    "exclusions": EXCLUSIONS,
+}
+
+
+def to_table(rows: list[dict], schema: pa.Schema) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=schema)
