@@ -90,15 +90,21 @@ def test_search_open_figure_and_highlight_panel(server, tmp_path):
         assert max(widths) == box.evaluate("el => parseFloat(getComputedStyle(el).strokeWidth)") > min(widths)
 
         # clicking another panel's box moves the highlight to it, its subcaption and its citing sentences
-        others = [p for p in page.eval_on_selector_all("rect.panel-box", "els => els.map(e => e.dataset.panel)")
-                  if p != selected]
+        # (another panel that a sentence names: with one no sentence names, "its citing sentences" is
+        # an empty set and the check below would pass on a page that highlights nothing)
+        ref_panels = page.eval_on_selector_all("li.ref", "els => els.map(e => (e.dataset.panels || '').split(' '))")
+        boxes = page.eval_on_selector_all("rect.panel-box", "els => els.map(e => [e.dataset.panel, e.dataset.label])")
+        others = [p for p, label in boxes if p != selected and any(label in named for named in ref_panels)]
+        assert others, (selected, boxes, ref_panels)
         other = others[-1]
         other_box = page.locator(f'rect.panel-box[data-panel="{other}"]')
         other_box.click()
         assert "selected" in page.locator(f'li.subcaption[data-panel="{other}"]').get_attribute("class")
         assert "selected" not in item.get_attribute("class")
         other_letter = other_box.get_attribute("data-label")
-        for ref in page.locator("li.ref.cited").all():
+        cited = page.locator("li.ref.cited").all()
+        assert len(cited) == sum(other_letter in named for named in ref_panels) > 0
+        for ref in cited:
             assert other_letter in ref.get_attribute("data-panels").split()
         page.locator(f'rect.panel-box[data-panel="{selected}"]').click()
         assert "selected" in item.get_attribute("class")
