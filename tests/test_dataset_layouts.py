@@ -7,6 +7,7 @@ layer (``medfig.dataset``) owned the layout.
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pyarrow.parquet as pq
@@ -134,3 +135,17 @@ def test_a_table_from_another_medfig_version_is_named(tmp_path):
     with pytest.raises(MedfigError, match=r"empty/figures\.parquet: not found"):
         load_dataset(tmp_path / "empty")
     assert folder.read_table("subfigures", required=False).num_rows == 0
+
+
+def test_why_command_prints_the_ledger_and_names_a_bad_folder(builds, capsys, tmp_path):
+    from medfig.cli import main
+
+    _, sharded = builds
+    assert main(["why", str(sharded), "PMC4735894/fig1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("PMC4735894/fig1: present, with these problems") and "image_missing" in out
+    assert main(["why", str(sharded), "PMC4735894", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["article_key"] == "PMC4735894" and answer["present"] and len(answer["exclusions"]) >= 2
+    assert main(["why", str(tmp_path / "nowhere"), "X"]) == 2
+    assert "nowhere/exclusions.parquet: not found" in capsys.readouterr().err
