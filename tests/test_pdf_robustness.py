@@ -262,6 +262,7 @@ def test_caption_is_not_paired_with_a_page_that_has_its_own_caption(data_dir):
     """Hindawi PMC4706941: every page holds its own captioned figure; the switch changes nothing."""
     pdf = data_dir / SPLIT_SOURCE
     a, b = extract_pdf(pdf), extract_pdf(pdf, cross_page=True)
+    assert [f.name for f in a.figures] == ["Figure 1", "Figure 2", "Figure 3"]  # the XML's three <fig>
     assert [(f.name, f.page, f.box_pt) for f in a.figures] == [(f.name, f.page, f.box_pt) for f in b.figures]
 
 
@@ -285,6 +286,7 @@ def test_page_with_rotate_entry_uses_its_displayed_frame(data_dir, counter_clock
 
     pdf = data_dir / ROTATED_SOURCE
     reference = [f for f in extract_pdf(pdf).figures if f.page == 1]
+    assert [f.name for f in reference] == ["Figure 1", "Figure 2", "Figure 3"]
     data, w, h = sideways_page_pdf(pdf, 1, counter_clockwise)
     doc = pdfium.PdfDocument(data)
     page = doc[0]

@@ -117,6 +117,7 @@ def test_searchable_scan_takes_captions_from_its_text_layer(data_dir, scanned):
     result = extract_pdf(searchable_scan_pdf(data_dir / SOURCE_PDF, PAGES), name="searchable.pdf")
     assert any("searchable.pdf: scanned PDF with a text layer" in w for w in result.warnings)
     reference = [f for f in original.figures if f.page in PAGES]
+    assert sorted(f.name for f in reference) == ["Figure 1", "Figure 2", "Figure 3", "Table 1"]
     assert sorted(f.name for f in result.figures) == sorted(f.name for f in reference)
     for ref in reference:
         got = next(f for f in result.figures if f.name == ref.name)
@@ -180,6 +181,7 @@ def test_skewed_scan_is_straightened(data_dir, scanned, angle):
     images[0].save(buf, format="PDF", save_all=True, append_images=images[1:], resolution=SCAN_DPI, quality=80)
     result = extract_pdf(buf.getvalue(), name="skewed.pdf")
     reference = [f for f in original.figures if f.page in PAGES]
+    assert sorted(f.name for f in reference) == ["Figure 1", "Figure 2", "Figure 3", "Table 1"]
     assert sorted(f.name for f in result.figures) == sorted(f.name for f in reference)
     for ref in reference:
         got = next(f for f in result.figures if f.name == ref.name)
