@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from medfig.geometry import horizontal_overlap, union
 from medfig.pdf.labels import Label, parse_label
-from medfig.pdf.page import Line, PageData
-from medfig.pdf.types import PdfCaption
+from medfig.pdf.types import Line, PageData, PdfCaption
 
 _MAX_CAPTION_LINES = 80
 

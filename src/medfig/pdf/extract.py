@@ -5,24 +5,39 @@ Per page: words -> captions; on pages with a caption (or every page with
 detector; detector boxes are snapped to the PDF's drawn objects and completed with
 graphic clusters; captions and regions are paired by Hungarian assignment.
 The detector is loaded once per process (:func:`medfig.pdf.layout.get_detector`).
+
+:func:`extract_pdf` runs these passes over one PDF, in order, sharing an :class:`_Extraction`:
+
+1. :func:`_read_pages`: words and drawn objects of each page, its captions (OCR'd on
+   image-only pages), sideways pages set aside (:func:`_read_page`, :func:`_page_captions`);
+2. :func:`_warn_scanned`: a warning per kind of scanned page met;
+3. :func:`_captions_by_page`: one caption per name, grouped by page;
+4. :func:`_extract_page` per page: regions (:func:`_detect_layout` + ``propose_regions``,
+   or the OCR fallback's), paired with the page's captions (:func:`_pair_page`);
+5. :func:`_pair_across_pages`: captions left without a region take the art of the page
+   before or after;
+6. :func:`_add_rotated_pages`: sideways pages, read from a copy turned upright.
 """
 
 from __future__ import annotations
 
 import time
 from collections import defaultdict
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from medfig.geometry import iou as _iou
 from medfig.pdf.captions import dedupe_captions, find_captions
-from medfig.pdf.document import open_pdf, read_pdf_bytes
+from medfig.pdf.document import PdfPages, open_pdf, read_pdf_bytes
 from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
-from medfig.pdf.page import PageData, read_page
+from medfig.pdf.page import read_page
+from medfig.pdf.page_image import render_page
 from medfig.pdf.pairing import absorb_fragments, cross_page_targets, pair, pair_across_pages
 from medfig.pdf.regions import Region, propose_regions
 from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
-from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, is_scan_with_text, render_page, scanned_page
-from medfig.pdf.types import ExtractedFigure, PdfCaption, PdfExtraction, PdfExtractionError
+from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, is_scan_with_text, scanned_page
+from medfig.pdf.types import ExtractedFigure, PageData, PdfCaption, PdfExtraction, PdfExtractionError
 
 _NO_REGION_REASONS = ("no figure/table region on the page", "no free region close to the caption")
 DEFAULT_MAX_PAGES = 300  # very long PDFs: the first pages are read and a warning says so
@@ -42,133 +57,191 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
     pathological page can still overrun it; the build pipeline's executor kills hung workers).
     ``cross_page``: a caption left without a region on its page is paired with the art of
     the page before or after when that page holds no caption (:func:`_pair_across_pages`;
-    off by default for now, CLI ``--cross-page-captions``).
+    on by default, CLI ``--no-cross-page-captions`` turns it off).
     Raises :class:`PdfExtractionError` naming the file when the PDF cannot be read.
     """
     t_start = time.perf_counter()
     data, display = read_pdf_bytes(pdf, name)
     doc, plumber = open_pdf(data, display)
-    stages: dict[str, float] = defaultdict(float)
-    result = PdfExtraction(pdf=display, n_pages=len(doc), page_sizes_pt=[])
+    run = _Extraction(doc, plumber, PdfExtraction(pdf=display, n_pages=len(doc), page_sizes_pt=[]),
+                      use_layout=use_layout, layout_pages=layout_pages)
     try:
-        n = min(len(doc), max_pages)
-        if n < len(doc):
-            result.warnings.append(f"{display}: only the first {n} of {len(doc)} pages were read")
-        pages: list[PageData] = []
-        captions = []
-        scanned_regions: dict[int, list[Region]] = {}  # image-only pages: regions from the OCR fallback
-        n_image_only = n_scan_with_text = 0
-        rotated: dict[int, int | None] = {}  # page -> clockwise turn that makes its text upright
-        for i in range(n):
-            if time_limit_s is not None and time.perf_counter() - t_start > time_limit_s:
-                result.warnings.append(f"{display}: time limit {time_limit_s:g} s reached; stopped after {i} of {n} pages")
-                break
-            t = time.perf_counter()
-            try:
-                pp = plumber.pages[i]
-                page = read_page(pp, i)
-                pp.close()  # drop pdfminer's cached objects: memory stays flat on long PDFs
-            except Exception as exc:  # one broken page must not lose the paper
-                result.warnings.append(f"{display}: page {i} unreadable ({type(exc).__name__}: {exc})")
-                page = PageData(i, 0.0, 0.0)
-            stages["text"] += time.perf_counter() - t
-            pages.append(page)
-            result.page_sizes_pt.append((page.width, page.height))
-            if is_image_only(page):  # no text layer: captions come from OCR (or not at all in cheap mode)
-                n_image_only += 1
-                if use_layout:
-                    t = time.perf_counter()
-                    page_caps, scanned_regions[i] = scanned_page(doc, page)
-                    captions.extend(page_caps)
-                    stages["ocr"] += time.perf_counter() - t
-                continue
-            t = time.perf_counter()
-            page_caps = find_captions(page)
-            stages["captions"] += time.perf_counter() - t
-            # mostly sideways text and no upright caption (a figure with long turned labels keeps
-            # its upright caption): read after the main pass, on a turned copy of the page
-            rotated[i] = None if page_caps else reading_rotation(page, doc)
-            if rotated[i]:
-                continue
-            captions.extend(page_caps)
-            if use_layout and is_scan_with_text(page):  # searchable scan: no drawn objects but the page image
-                n_scan_with_text += 1
-                t = time.perf_counter()
-                _, scanned_regions[i] = scanned_page(doc, page, text_captions=page_caps)
-                stages["ocr"] += time.perf_counter() - t
-        if n_scan_with_text:
-            result.warnings.append(f"{display}: scanned PDF with a text layer: captions from the text layer, regions "
-                                   f"from the layout detector on the page image ({n_scan_with_text} of {len(pages)} pages)")
-        if n_image_only:
-            what = ("OCR fallback: captions read by OCR, regions from the layout detector" if use_layout else
-                    "no text layer and the OCR fallback needs the layout detector (not run in cheap mode)")
-            result.warnings.append(f"{display}: image-only PDF: {what} ({n_image_only} of {len(pages)} pages)")
-        captions = dedupe_captions(captions)
-        by_page = defaultdict(list)
-        for c in captions:
-            by_page[c.page].append(c)
-        for page in pages:
-            page_caps = by_page.get(page.index, [])
-            layout: list[LayoutBox] | None = None
-            scanned = page.index in scanned_regions
-            if use_layout and not scanned and (page_caps or layout_pages == "all") and page.width > 0:
-                t = time.perf_counter()
-                img = render_page(doc, page.index, DETECT_DPI)
-                stages["render"] += time.perf_counter() - t
-                t = time.perf_counter()
-                layout = detect(img, DETECT_DPI)
-                stages["layout"] += time.perf_counter() - t
-            if not page_caps and layout is None and layout_pages != "all" and not scanned:
-                continue
-            t = time.perf_counter()
-            regions = scanned_regions[page.index] if scanned else propose_regions(page, layout, page_caps)
-            # without the detector there are no table regions: table captions stay regionless
-            # instead of taking a figure's region
-            pairable = page_caps if use_layout else [c for c in page_caps if c.fig_type != "Table"]
-            page_caps = pairable + [c for c in page_caps if c not in pairable]
-            pairs, lonely_caps, lonely_regions = pair(pairable, regions)
-            lonely_caps += list(range(len(pairable), len(page_caps)))
-            paired_regions, leftover = absorb_fragments([regions[rj] for _, rj, _ in pairs],
-                                                        [regions[rj] for rj in lonely_regions], page_caps)
-            for (ci, _, cost), r in zip(pairs, paired_regions):
-                c = page_caps[ci]
-                result.figures.append(ExtractedFigure(
-                    name=c.name, fig_type=c.fig_type, page=page.index, box_pt=r.box, caption_box_pt=c.box_pt,
-                    caption=c.text, label=c.label, number=c.number, source=r.source, pair_distance_pt=round(cost, 2)))
-            for ci in lonely_caps:
-                c = page_caps[ci]
-                reason = "no figure/table region on the page" if not regions else "no free region close to the caption"
-                if c.fig_type == "Table" and not use_layout:
-                    reason = "table regions need the layout detector (cheap mode)"
-                result.regionless.append(ExtractedFigure(
-                    name=c.name, fig_type=c.fig_type, page=page.index, box_pt=None, caption_box_pt=c.box_pt,
-                    caption=c.text, label=c.label, number=c.number, regionless_reason=reason))
-            for r in leftover:
-                if scanned and r.score < UNCAPTIONED_MIN_SCORE:
-                    continue
-                result.uncaptioned_regions.append((page.index, r.box, r.source))
-            stages["regions"] += time.perf_counter() - t
+        _read_pages(run, max_pages, time_limit_s, t_start)
+        _warn_scanned(run)
+        by_page = _captions_by_page(dedupe_captions(run.captions))
+        for page in run.pages:
+            _extract_page(run, page, by_page.get(page.index, []))
         if cross_page:
-            t = time.perf_counter()
-            _pair_across_pages(result, pages, by_page, doc, use_layout=use_layout,
-                               special=set(scanned_regions) | {i for i, a in rotated.items() if a})
-            stages["cross_page"] += time.perf_counter() - t
-        for i, angle in rotated.items():
-            if angle:
-                t = time.perf_counter()
-                _add_rotated_page(result, doc, i, angle, use_layout=use_layout, layout_pages=layout_pages)
-                stages["rotated"] += time.perf_counter() - t
+            with _timed(run.stages, "cross_page"):
+                _pair_across_pages(run.result, run.pages, by_page, doc, use_layout=use_layout,
+                                   special=set(run.scanned_regions) | {i for i, a in run.rotated.items() if a})
+        _add_rotated_pages(run)
     finally:
         plumber.close()
         doc.close()
-    result.seconds = time.perf_counter() - t_start
-    result.seconds_by_stage = dict(stages)
-    return result
+    run.result.seconds = time.perf_counter() - t_start
+    run.result.seconds_by_stage = dict(run.stages)
+    return run.result
+
+
+@dataclass(slots=True)
+class _Extraction:
+    """What the passes of one :func:`extract_pdf` call share."""
+
+    doc: object  # the open pypdfium2 document
+    plumber: PdfPages
+    result: PdfExtraction
+    use_layout: bool
+    layout_pages: str
+    stages: dict[str, float] = field(default_factory=lambda: defaultdict(float))  # seconds per stage
+    pages: list[PageData] = field(default_factory=list)
+    captions: list[PdfCaption] = field(default_factory=list)  # every page's, before one per name is kept
+    scanned_regions: dict[int, list[Region]] = field(default_factory=dict)  # image-only pages: regions from the OCR fallback
+    rotated: dict[int, int | None] = field(default_factory=dict)  # page -> clockwise turn that makes its text upright
+    n_image_only: int = 0
+    n_scan_with_text: int = 0
+
+
+@contextmanager
+def _timed(stages: dict[str, float], stage: str):
+    """Add the seconds the block takes to ``stages[stage]`` (not when it raises)."""
+    t = time.perf_counter()
+    yield
+    stages[stage] += time.perf_counter() - t
+
+
+def _read_pages(run: _Extraction, max_pages: int, time_limit_s: float | None, t_start: float) -> None:
+    """Pass 1: every page's words and drawn objects, and its captions, up to ``max_pages`` pages
+    or the time limit."""
+    result = run.result
+    n = min(len(run.doc), max_pages)
+    if n < len(run.doc):
+        result.warnings.append(f"{result.pdf}: only the first {n} of {len(run.doc)} pages were read")
+    for i in range(n):
+        if time_limit_s is not None and time.perf_counter() - t_start > time_limit_s:
+            result.warnings.append(f"{result.pdf}: time limit {time_limit_s:g} s reached; stopped after {i} of {n} pages")
+            break
+        page = _read_page(run, i)
+        run.pages.append(page)
+        result.page_sizes_pt.append((page.width, page.height))
+        _page_captions(run, page)
+
+
+def _read_page(run: _Extraction, i: int) -> PageData:
+    """Page ``i``'s words and drawn objects; an unreadable page is a warning and an empty page."""
+    with _timed(run.stages, "text"):
+        try:
+            pp = run.plumber.pages[i]
+            page = read_page(pp, i)
+            pp.close()  # drop pdfminer's cached objects: memory stays flat on long PDFs
+        except Exception as exc:  # one broken page must not lose the paper
+            run.result.warnings.append(f"{run.result.pdf}: page {i} unreadable ({type(exc).__name__}: {exc})")
+            page = PageData(i, 0.0, 0.0)
+    return page
+
+
+def _page_captions(run: _Extraction, page: PageData) -> None:
+    """A page's captions: from OCR on an image-only page (with its regions), else from the text
+    layer; a page whose text runs sideways is set aside for :func:`_add_rotated_pages`."""
+    i = page.index
+    if is_image_only(page):  # no text layer: captions come from OCR (or not at all in cheap mode)
+        run.n_image_only += 1
+        if run.use_layout:
+            with _timed(run.stages, "ocr"):
+                page_caps, run.scanned_regions[i] = scanned_page(run.doc, page)
+                run.captions.extend(page_caps)
+        return
+    with _timed(run.stages, "captions"):
+        page_caps = find_captions(page)
+    # mostly sideways text and no upright caption (a figure with long turned labels keeps
+    # its upright caption): read after the main pass, on a turned copy of the page
+    run.rotated[i] = None if page_caps else reading_rotation(page, run.doc)
+    if run.rotated[i]:
+        return
+    run.captions.extend(page_caps)
+    if run.use_layout and is_scan_with_text(page):  # searchable scan: no drawn objects but the page image
+        run.n_scan_with_text += 1
+        with _timed(run.stages, "ocr"):
+            _, run.scanned_regions[i] = scanned_page(run.doc, page, text_captions=page_caps)
+
+
+def _warn_scanned(run: _Extraction) -> None:
+    """Pass 2: say how many pages were searchable scans and how many image-only."""
+    result, n_pages = run.result, len(run.pages)
+    if run.n_scan_with_text:
+        result.warnings.append(f"{result.pdf}: scanned PDF with a text layer: captions from the text layer, regions "
+                               f"from the layout detector on the page image ({run.n_scan_with_text} of {n_pages} pages)")
+    if run.n_image_only:
+        what = ("OCR fallback: captions read by OCR, regions from the layout detector" if run.use_layout else
+                "no text layer and the OCR fallback needs the layout detector (not run in cheap mode)")
+        result.warnings.append(f"{result.pdf}: image-only PDF: {what} ({run.n_image_only} of {n_pages} pages)")
+
+
+def _captions_by_page(captions: list[PdfCaption]) -> dict[int, list[PdfCaption]]:
+    """Pass 3 (after :func:`dedupe_captions`): captions grouped by page, in document order."""
+    by_page = defaultdict(list)
+    for c in captions:
+        by_page[c.page].append(c)
+    return by_page
+
+
+def _extract_page(run: _Extraction, page: PageData, page_caps: list[PdfCaption]) -> None:
+    """Pass 4, one page: its regions (detector boxes snapped to the PDF's objects and graphic
+    clusters, or the OCR fallback's regions on a scanned page) paired with its captions."""
+    scanned = page.index in run.scanned_regions
+    layout: list[LayoutBox] | None = None
+    if run.use_layout and not scanned and (page_caps or run.layout_pages == "all") and page.width > 0:
+        layout = _detect_layout(run, page.index)
+    if not page_caps and layout is None and run.layout_pages != "all" and not scanned:
+        return
+    with _timed(run.stages, "regions"):
+        regions = run.scanned_regions[page.index] if scanned else propose_regions(page, layout, page_caps)
+        _pair_page(run.result, page.index, page_caps, regions, use_layout=run.use_layout, scanned=scanned)
+
+
+def _detect_layout(run: _Extraction, index: int) -> list[LayoutBox]:
+    """The layout detector's boxes on page ``index``, rendered at ``DETECT_DPI``."""
+    with _timed(run.stages, "render"):
+        img = render_page(run.doc, index, DETECT_DPI)
+    with _timed(run.stages, "layout"):
+        return detect(img, DETECT_DPI)
+
+
+def _pair_page(result: PdfExtraction, index: int, page_caps: list[PdfCaption], regions: list[Region], *,
+               use_layout: bool, scanned: bool) -> None:
+    """Hungarian pairing of a page's captions and regions into ``result``: figures, regionless
+    captions (with the reason) and uncaptioned regions (detector fragments of a paired figure
+    merged into it)."""
+    # without the detector there are no table regions: table captions stay regionless
+    # instead of taking a figure's region
+    pairable = page_caps if use_layout else [c for c in page_caps if c.fig_type != "Table"]
+    page_caps = pairable + [c for c in page_caps if c not in pairable]
+    pairs, lonely_caps, lonely_regions = pair(pairable, regions)
+    lonely_caps += list(range(len(pairable), len(page_caps)))
+    paired_regions, leftover = absorb_fragments([regions[rj] for _, rj, _ in pairs],
+                                                [regions[rj] for rj in lonely_regions], page_caps)
+    for (ci, _, cost), r in zip(pairs, paired_regions):
+        c = page_caps[ci]
+        result.figures.append(ExtractedFigure(
+            name=c.name, fig_type=c.fig_type, page=index, box_pt=r.box, caption_box_pt=c.box_pt,
+            caption=c.text, label=c.label, number=c.number, source=r.source, pair_distance_pt=round(cost, 2)))
+    for ci in lonely_caps:
+        c = page_caps[ci]
+        reason = "no figure/table region on the page" if not regions else "no free region close to the caption"
+        if c.fig_type == "Table" and not use_layout:
+            reason = "table regions need the layout detector (cheap mode)"
+        result.regionless.append(ExtractedFigure(
+            name=c.name, fig_type=c.fig_type, page=index, box_pt=None, caption_box_pt=c.box_pt,
+            caption=c.text, label=c.label, number=c.number, regionless_reason=reason))
+    for r in leftover:
+        if scanned and r.score < UNCAPTIONED_MIN_SCORE:
+            continue
+        result.uncaptioned_regions.append((index, r.box, r.source))
 
 
 def _pair_across_pages(result: PdfExtraction, pages: list[PageData], by_page: dict, doc, *, use_layout: bool,
                        special: set[int]) -> None:
-    """Captions whose art is on another page: a caption left without a region is paired with
+    """Pass 5. Captions whose art is on another page: a caption left without a region is paired with
     the uncaptioned art of the page before or after it when that page holds no caption at
     all (a figure filling a page with its caption at the top of the next, a legend page
     before a figure page). The figure keeps the art's ``page``; its ``caption_box_pt`` is on
@@ -201,6 +274,14 @@ def _pair_across_pages(result: PdfExtraction, pages: list[PageData], by_page: di
             result.uncaptioned_regions = [u for u in result.uncaptioned_regions
                                           if not (u[0] == q and _iou(u[1], region.box) > 0.5)]
             result.warnings.append(f"{result.pdf}: {f.name}: art on page {q}, caption on page {f.page} (paired across pages)")
+
+
+def _add_rotated_pages(run: _Extraction) -> None:
+    """Pass 6: every sideways page (:func:`_add_rotated_page`)."""
+    for i, angle in run.rotated.items():
+        if angle:
+            with _timed(run.stages, "rotated"):
+                _add_rotated_page(run.result, run.doc, i, angle, use_layout=run.use_layout, layout_pages=run.layout_pages)
 
 
 def _add_rotated_page(result: PdfExtraction, doc, index: int, angle: int, **options) -> None:

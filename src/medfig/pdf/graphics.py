@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from medfig.geometry import PointBox, union
-from medfig.pdf.page import Graphic, PageData
+from medfig.pdf.types import Graphic, PageData
 
 JOIN_GAP_PT = 10.0  # panels of one figure sit closer than this; separate figures are farther apart
 

@@ -20,8 +20,7 @@ from medfig.geometry import (PointBox, area, edge_distance, expand, horizontal_o
                              union)
 from medfig.pdf.graphics import GraphicCluster, cluster_graphics
 from medfig.pdf.layout import LayoutBox
-from medfig.pdf.page import PageData, Word
-from medfig.pdf.types import PdfCaption
+from medfig.pdf.types import PageData, PdfCaption, Word
 
 MIN_FIGURE_SIDE_PT = 30.0
 LAYOUT_MIN_SCORE = 0.3

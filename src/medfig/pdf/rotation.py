@@ -27,7 +27,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from medfig.geometry import PointBox
-from medfig.pdf.page import PageData
+from medfig.pdf.types import PageData
 
 MIN_ROTATED_SHARE = 0.5  # of the page's text characters
 MIN_ROTATED_CHARS = 40

@@ -1,4 +1,5 @@
-"""Typed records of PDF figure extraction.
+"""Typed records of PDF figure extraction: one page as read (:mod:`medfig.pdf.page`) and
+what is extracted from a PDF.
 
 Every box is ``[x0, y0, x1, y1]`` in PDF points with the origin at the top-left of
 the page (y down), page indexes are 0-based.
@@ -6,11 +7,64 @@ the page (y down), page indexes are 0-based.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from medfig.geometry import PointBox
 from medfig.records import MedfigError
+
+_BOLD = re.compile(r"bold|black|heavy|semibold|demi|\bbd\b|-bd|,b$|medi", re.IGNORECASE)
+
+@dataclass(slots=True)
+class Word:
+    text: str
+    box: PointBox
+    size: float
+    font: str
+    upright: bool = True
+
+    @property
+    def bold(self) -> bool:
+        return bool(_BOLD.search(self.font))
+
+
+@dataclass(slots=True)
+class Line:
+    """Words on one baseline within one column. ``box`` in PDF points, origin top-left."""
+
+    words: list[Word]
+    box: PointBox = (0.0, 0.0, 0.0, 0.0)
+    size: float = 0.0  # the most common font size of the line's words
+    index: int = 0
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+@dataclass(slots=True)
+class Graphic:
+    """A drawn object: ``kind`` is ``image`` (raster placement) or ``path`` (vector)."""
+
+    kind: str
+    box: PointBox
+    # image only: source pixel size, for --native crops
+    src_px: tuple[int, int] | None = None
+    thin: bool = False  # a path thinner than 2 pt (a rule or hairline)
+
+
+@dataclass(slots=True)
+class PageData:
+    index: int
+    width: float
+    height: float
+    words: list[Word] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    graphics: list[Graphic] = field(default_factory=list)
+    body_size: float = 10.0  # most common font size on the page (body text)
+    line_gap: float = 0.0  # median white space between consecutive body lines (double-spaced manuscripts: ~1 em)
+
 
 
 class PdfExtractionError(MedfigError):
