@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -132,7 +133,10 @@ def local_ray():
     from medfig.pipeline.ray_executor import connect
 
     connect(None)  # a local head on 127.0.0.1, as a laptop user gets it
+    # Ray workers cannot import this test module: ship its toy tasks by value
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     yield ray
+    ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
     ray.shutdown()
 
 
@@ -154,3 +158,111 @@ def test_ray_and_local_executors_write_identical_datasets(tmp_path, local_ray):
     assert (on_ray / tif["image_path"]).read_bytes() == (local / tif["image_path"]).read_bytes()
     again = build(corpus, on_ray, workers=2, progress=False, executor="ray")
     assert (again.articles_processed, again.files_written) == (0, [])
+
+
+# --- the executor protocol: one mapping from failure to result, the same on every executor ---------
+
+
+RAISES = "PMC4691483"
+
+
+def raises_on_one(source, out_dir: Path):
+    if source.key == RAISES:
+        raise ValueError(f"a bug met in {source.key}")
+    return process_article(source, out_dir, XML_ONLY)
+
+
+def _square(item):
+    """A toy task: says something on stdout and stderr (Python and C level) for some items, raises for one."""
+    import sys
+
+    if item == 3:
+        raise RuntimeError("three is not welcome")
+    if item == "slow":
+        time.sleep(60)
+    if item in (1, 4):
+        print(f"stdout of {item}")
+        print(f"stderr of {item}", file=sys.stderr)
+        os.write(2, f"fd 2 of {item}\n".encode())
+    return item * item
+
+
+def _as_row(item, failure):
+    return ("failed", item, failure.stage, failure.error)
+
+
+def _executor_kinds():
+    return [("local", 0), ("local", 2), ("ray", 2)]
+
+
+@pytest.mark.parametrize("kind,workers", _executor_kinds())
+def test_a_raising_task_is_an_internal_error_row_and_the_build_goes_on(tmp_path, kind, workers, request):
+    if kind == "ray":
+        request.getfixturevalue("local_ray")
+    corpus = _corpus(tmp_path / "corpus", ["PMC4657150", RAISES])
+    out = tmp_path / "ds"
+    report = build(corpus, out, workers=workers, progress=False, pdf_figures=False, subfigures=False,
+                   executor=kind, task=raises_on_one)
+    errors = [e for e in _rows(out, "errors") if e["stage"] != "image"]  # Hindawi XML names no image files
+    assert [(e["article_key"], e["stage"], e["message"]) for e in errors] == [
+        (RAISES, "internal", f"ValueError: a bug met in {RAISES}")]
+    assert {f["article_key"] for f in _rows(out, "figures")} == {"PMC4657150"}
+    assert report.articles_failed == 1 and report.articles_processed == 2
+    logs = "".join(p.read_text() for p in sorted((out / "logs").glob("*.log"))) if workers else ""
+    if workers:  # the traceback is in the worker's log, under the article's line
+        assert f" {RAISES}\nTraceback" in logs and "raises_on_one" in logs
+    else:
+        assert not (out / "logs").exists()
+
+
+@pytest.mark.parametrize("kind,workers", [("local", 1), ("ray", 1)])
+def test_a_timeout_is_a_failure_result_and_the_others_still_come(kind, workers, request):
+    from medfig.pipeline.executors import make_executor
+
+    if kind == "ray":
+        request.getfixturevalue("local_ray")
+    started = time.monotonic()
+    with make_executor(kind, workers=workers, timeout_s=3, on_failure=_as_row) as ex:
+        results = list(ex.map(_square, [2, "slow", 5]))
+    assert sorted(map(repr, results)) == sorted(map(repr, [4, ("failed", "slow", "timeout", ""), 25]))
+    assert time.monotonic() - started < 40, "the slow item was stopped, not waited for"
+
+
+def test_same_results_in_process_local_and_ray(tmp_path, local_ray):
+    from medfig.pipeline.executors import make_executor
+
+    items = list(range(8))
+    seen = {}
+    for kind, workers in _executor_kinds():
+        with make_executor(kind, workers=workers, timeout_s=60, on_failure=_as_row) as ex:
+            seen[(kind, workers)] = sorted(map(repr, ex.map(_square, items)))
+    expected = sorted(map(repr, [i * i for i in items if i != 3]
+                          + [("failed", 3, "exception", "RuntimeError: three is not welcome")]))
+    assert all(result == expected for result in seen.values()), seen
+
+
+@pytest.mark.parametrize("kind", ["local", "ray"])
+def test_worker_output_goes_to_its_log_file(tmp_path, kind, request):
+    from medfig.pipeline.executors import make_executor
+
+    prefix = "worker-"
+    if kind == "ray":
+        node = {n["NodeManagerAddress"] for n in request.getfixturevalue("local_ray").nodes()}.pop()
+        prefix = f"ray-{node}-"
+    logs = tmp_path / "logs"
+    with make_executor(kind, workers=1, timeout_s=60, on_failure=_as_row, log_dir=logs) as ex:
+        assert sorted(map(repr, ex.map(_square, [0, 1, 2, 4]))) == sorted(map(repr, [0, 1, 4, 16]))
+    files = sorted(logs.glob("*.log"))
+    # one local worker; Ray may hand the tasks to more than one of its worker processes
+    assert (len(files) == 1 if kind == "local" else files), files
+    assert all(f.name.startswith(prefix) for f in files), files
+    said = {}
+    for f in files:
+        lines = f.read_text().splitlines()
+        assert lines[0].startswith(f"medfig {'Ray' if kind == 'ray' else 'local'} worker: host ")
+        for at, line in enumerate(lines):
+            if line.startswith("--- "):
+                said[line.rsplit(" ", 1)[1]] = set(lines[at + 1:at + 4])
+    assert set(said) == {"1", "4"}, said  # items that said nothing leave no line
+    for item in ("1", "4"):
+        assert said[item] == {f"stdout of {item}", f"stderr of {item}", f"fd 2 of {item}"}

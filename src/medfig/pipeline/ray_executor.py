@@ -58,6 +58,12 @@ def _cluster_cpus() -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
+def _last_line(exc: Exception) -> str:
+    """``Type: message`` of what went wrong, from a Ray error's (long, multi-line) text."""
+    lines = [line.strip() for line in str(getattr(exc, "cause", None) or exc).splitlines() if line.strip()]
+    return lines[-1] if lines else type(exc).__name__
+
+
 def _run_task(task: Callable, item):
     os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # a Ray task holds one CPU: models run single-threaded
     return task(item)
@@ -67,7 +73,7 @@ def run_on_ray(task: Callable, items: Iterable, *, address: str | None, timeout_
                max_in_flight: int | None = None) -> Iterator[tuple[object, object]]:
     """``(item, task(item) or TaskFailure)`` in completion order, running ``task`` as Ray tasks."""
     import ray
-    from ray.exceptions import GetTimeoutError, RayError, TaskCancelledError
+    from ray.exceptions import GetTimeoutError, RayError, RayTaskError, TaskCancelledError
 
     pending = iter(items)
     first = next(pending, None)
@@ -105,6 +111,9 @@ def run_on_ray(task: Callable, items: Iterable, *, address: str | None, timeout_
                 outcome = timed_out()
             except TaskCancelledError as exc:
                 outcome = TaskFailure("cancelled", timeout_s, error=type(exc).__name__)
+            except RayTaskError as exc:  # not the task's own exception (Guarded returns those): Ray could
+                # not run it, e.g. the task does not unpickle on the worker (a module only the driver has)
+                outcome = TaskFailure("exception", timeout_s, error=f"Ray could not run the task: {_last_line(exc)}")
             except RayError as exc:  # the worker died (killed, out of memory) on every attempt
                 outcome = TaskFailure("worker", timeout_s, attempts=MAX_RETRIES + 1,
                                       error=f"Ray: {type(exc).__name__}")
