@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import shutil
 import tarfile
 import zipfile
@@ -40,10 +41,11 @@ def hindawi_dataset(tmp_path_factory) -> Path:
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file of the dataset itself; ``runs/`` and ``logs/`` are records of each run, new every time."""
     return {
         p.relative_to(folder).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
         for p in sorted(folder.rglob("*"))
-        if p.is_file()
+        if p.is_file() and p.relative_to(folder).parts[0] not in ("runs", "logs")
     }
 
 
@@ -256,6 +258,11 @@ def test_second_build_with_images_does_no_work_and_changes_no_file(tmp_path):
     second = build(corpus, out, workers=2, progress=False, pdf_figures=False, subfigures=False)
     assert (second.articles_processed, second.articles_skipped, second.files_written) == (0, 3, [])
     assert _snapshot(out) == before, "a no-op build must not touch a single file (bytes or mtime)"
+    runs = sorted((out / "runs").glob("*.json"))
+    assert len(runs) == 2  # one record per run, with that run's timings
+    last = json.loads(runs[-1].read_text())
+    assert (last["articles_processed"], last["articles_skipped"], last["files_written"]) == (0, 3, [])
+    assert last["seconds"] > 0 and "seconds" not in json.loads((out / "stats.json").read_text())
 
 
 def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_path):
@@ -399,8 +406,8 @@ def test_build_splits_compound_figures_like_the_demo_ground_truth(tmp_path):
                 continue
             for panel in figure["panels"]:
                 panels += 1
-                best = max(predicted, key=lambda s: _iou(s["box"], panel["box_px"]), default=None)
-                if best is None or _iou(best["box"], panel["box_px"]) < 0.5:
+                best = max(predicted, key=lambda s: _iou(s["box_px"], panel["box_px"]), default=None)
+                if best is None or _iou(best["box_px"], panel["box_px"]) < 0.5:
                     continue
                 found += 1
                 labelled += (best["label"] or "") == panel["label"].lower()

@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 import time
+from datetime import datetime, timezone
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -260,7 +261,25 @@ def build(
         else:
             report.stats = folder.read_json("stats.json")
     report.seconds = time.perf_counter() - started
+    _write_run_record(folder, report, config)
     return report
+
+
+def _write_run_record(folder: DatasetFolder, report: BuildReport, config: str) -> None:
+    """``runs/<UTC time>-<pid>.json``: what this run did and how long it took. Timings live here,
+    not in stats.json, so a run that changes nothing leaves the dataset's own files untouched."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+    record = {
+        "finished_utc": stamp, "executor": report.executor, "config": json.loads(config),
+        "articles_seen": report.articles_seen, "articles_processed": report.articles_processed,
+        "articles_skipped": report.articles_skipped, "articles_failed": report.articles_failed,
+        "articles_removed": report.articles_removed, "figures_written": report.figures_written,
+        "errors_by_stage": dict(report.errors_by_stage), "files_written": report.files_written,
+        "seconds": round(report.seconds, 3),
+        "seconds_by_stage": {k: round(v, 3) for k, v in sorted(report.seconds_by_stage.items())},
+        "peak_worker_rss_mb": round(report.peak_worker_rss_mb, 1),
+    }
+    folder.write_json(f"runs/{stamp}-{os.getpid()}.json", record)
 
 
 def _leaving(sources: list, states: dict, removed: dict[str, tuple[str, str]], incremental: bool) -> dict:
