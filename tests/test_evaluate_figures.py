@@ -13,8 +13,8 @@ from reportlab.pdfgen import canvas
 
 from medfig.evaluate.figure_crop import WhitespaceCropper
 from medfig.evaluate.figure_files import FigureBox, figure_number, load_figure_dir, parse_figure_json
-from medfig.evaluate.figures import (evaluate_figures, evaluate_papers, grade_pdffigures2, score_deepfigures,
-                                     score_pdffigures2)
+from medfig.evaluate.figure_protocols import grade_pdffigures2, score_deepfigures, score_pdffigures2
+from medfig.evaluate.figures import evaluate_figures, evaluate_papers
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 GOLD = Path(__file__).resolve().parents[1] / "benchmarks" / "gold" / "pdf_figures" / "gold.json"

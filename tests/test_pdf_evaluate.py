@@ -1,6 +1,7 @@
 """DeepFigures' box metric: per-page Hungarian assignment, correct at IoU >= threshold."""
 
-from medfig.evaluate.figures import iou, score_boxes, score_page
+from medfig.evaluate.figure_protocols import score_boxes, score_page
+from medfig.geometry import iou
 
 
 def test_iou_exact_values():

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from medfig.cli import main
-from medfig.evaluate.figures import iou, score_boxes
+from medfig.evaluate.figure_protocols import score_boxes
+from medfig.geometry import iou
 from medfig.pdf import PdfExtractionError
 from medfig.pdf.extract import extract_figures, extract_pdf
 
