@@ -16,8 +16,8 @@ import pdfplumber
 import pypdfium2 as pdfium
 
 from medfig.geometry import inside_fraction, rounded
+from medfig.io import atomic_write_bytes, atomic_write_json
 from medfig.pdf.types import ExtractedFigure, PdfExtraction
-from medfig.pipeline.atomic import atomic_write_bytes, atomic_write_json
 
 MAX_NATIVE_DPI = 600.0
 SCHEMA = "medfig.pdf_figures/1"
