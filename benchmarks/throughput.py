@@ -45,8 +45,7 @@ from pathlib import Path
 from medfig.pipeline.build import build
 from medfig.sources import iter_sources
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-CORPORA = ("pmc_hindawi_xml_pdf", "elife_xml_pdf_pairs", "jats_pdf_figure_packages", "jats_xml_only")
+from harness import SHARED_CORPUS, add_data_argument
 
 
 def _copy(src: Path, dst: Path) -> None:
@@ -60,7 +59,7 @@ def _copy(src: Path, dst: Path) -> None:
 def replicate(data: Path, target: Path, n: int) -> int:
     """Copy each real article into its own folder, round after round, until there are >= n."""
     originals = []
-    for name in CORPORA:
+    for name in SHARED_CORPUS:
         for source in iter_sources(data / name):
             if source.kind in ("folder", "file"):
                 originals.append((source.key, Path(source.container)))
@@ -76,7 +75,7 @@ def replicate(data: Path, target: Path, n: int) -> int:
 def run_curate(dataset: Path, release: Path) -> dict:
     """The default `medfig curate` over a built dataset; seconds per step (setup = loading the steps' models)."""
     from medfig.curate.run import CurateOptions, curate, default_steps
-    from medfig.curate.steps import Enricher, Filter, GroupStep
+    from medfig.pipeline.steps import Enricher, Filter, GroupStep
 
     seconds: dict[str, float] = {}
 
@@ -143,7 +142,7 @@ _CPU_STAGES = (
     ("medfig.pdf.extract", "_render_rgb", "pdf: render page for the detector"),
     ("medfig.pdf.extract", "detect", "pdf: layout detector"),
     ("medfig.pdf.extract", "propose_regions", "pdf: regions"),
-    ("medfig.pipeline.pdf_figures", "locate", "pdf: extraction, total"),
+    ("medfig.pdf.locate", "locate", "pdf: extraction, total"),
     ("medfig.pdf.output", "render_box_png", "crop: render + PNG"),
     ("medfig.pipeline.article", "_crop_located", "crop: total"),
     ("medfig.compound", "split_compound", "subfigures: split"),
@@ -207,7 +206,7 @@ def _cpu_seconds() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=300)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    add_data_argument(parser)
     parser.add_argument("--executors", nargs="+", default=["local", "ray"])
     parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--no-subfigures", action="store_true", help="build without compound-figure splitting")

@@ -16,7 +16,7 @@ from lxml import etree
 
 from medfig.cli import main
 from medfig.pipeline import build as build_module
-from medfig.pipeline.article import BuildOptions
+from medfig.pipeline.config import BuildConfig
 from medfig.pipeline.build import build
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -214,7 +214,7 @@ def test_failed_articles_are_retried_and_a_killed_build_resumes(tmp_path):
     for key in ("PMC4657150", "PMC4691483", "PMC4706923", "PMC4706934", "PMC4706941"):
         shutil.copytree(HINDAWI / key, corpus / key)
     out = tmp_path / "ds"
-    real = functools.partial(build_module.process_article, options=BuildOptions(pdf_figures=False, subfigures=False))
+    real = functools.partial(build_module.process_article, config=BuildConfig(pdf_figures=False, subfigures=False))
     calls = {"n": 0}
 
     def dies_on_fourth(source, out_dir):

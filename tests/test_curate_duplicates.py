@@ -8,7 +8,7 @@ import random
 from PIL import Image, ImageOps
 
 from medfig.curate.duplicates import MultiIndexHash, cluster_hashes, hamming, hash_variants
-from medfig.curate.steps import run_steps
+from medfig.pipeline.steps import run_steps
 
 
 def test_multi_index_hash_finds_exactly_the_brute_force_neighbours():

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from medfig.curate.steps import run_steps
+from medfig.pipeline.steps import run_steps
 from medfig.vision import image_filter as imf
 
 

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 from medfig.curate.splits import SplitAssigner, assign_splits
-from medfig.curate.steps import run_steps
+from medfig.pipeline.steps import run_steps
 
 
 def _records(n_articles=200, seed=0):

@@ -12,7 +12,7 @@ from medfig.curate.captions import CaptionFilter, LanguageFilter, clean_caption
 from medfig.curate.keywords import KeywordMatcher, MedicalKeywordFilter
 from medfig.curate.licence import LicenceFilter, attribution, licence_family, licence_url_for
 from medfig.curate.run import CurateOptions, curate
-from medfig.curate.steps import run_steps
+from medfig.pipeline.steps import run_steps
 
 
 @pytest.mark.parametrize(

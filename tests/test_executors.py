@@ -12,13 +12,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from medfig.pipeline.article import BuildOptions, process_article
+from medfig.pipeline.article import process_article
+from medfig.pipeline.config import BuildConfig
 from medfig.pipeline.build import build
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 HINDAWI = DATA / "pmc_hindawi_xml_pdf"
 PACKAGES = DATA / "jats_pdf_figure_packages"
-XML_ONLY = BuildOptions(pdf_figures=False, subfigures=False)
+XML_ONLY = BuildConfig(pdf_figures=False, subfigures=False)
 KILLED_ONCE = "PMC4706923"
 HANGS = "PMC4706934"
 

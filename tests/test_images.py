@@ -9,7 +9,7 @@ import pytest
 import tifffile
 from PIL import Image
 
-from medfig.pipeline.images import ImageError, store_image
+from medfig.images import ImageError, store_image
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PACKAGES = DATA / "jats_pdf_figure_packages"

@@ -24,6 +24,7 @@ def read_removal_list(path: Path) -> dict[str, tuple[str, str]]:
 
 def run(args: argparse.Namespace) -> int:
     from medfig.pipeline.build import build
+    from medfig.pipeline.config import BuildConfig
     from medfig.records import MedfigError
 
     is_remote = "://" in args.input
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     sources = query = None
     try:
+        config = BuildConfig.from_environment(pdf_figures=not args.no_pdf_figures, subfigures=not args.no_subfigures,
+                                              crop_dpi=args.crop_dpi)
         if is_remote or args.source == "pmc-cloud":
             from medfig.sources.pmc_cloud import PmcCloudQuery, iter_pmc_cloud
 
@@ -48,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
             None if sources is not None else args.input, args.output, sources=sources,
             workers=args.workers, progress=not args.quiet, executor=args.executor, ray_address=args.ray_address,
             shards=args.shards, incremental=args.incremental, removed=removed,
-            timeout_s=args.timeout if args.timeout > 0 else None, pdf_figures=not args.no_pdf_figures,
-            subfigures=not args.no_subfigures,
+            timeout_s=args.timeout if args.timeout > 0 else None, config=config,
         )
     except MedfigError as exc:
         print(f"medfig build: {exc}", file=sys.stderr)
@@ -62,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.pipeline.config import CROP_DPI_ENV, BuildConfig
+
+    defaults = BuildConfig()
     p = sub.add_parser("build", help="build a figure dataset from articles (resumable)")
     p.add_argument("input", help="folder of articles, PMC .tar.gz packages, eLife/MECA zips, one XML/PDF file, "
                                  "or s3://pmc-oa-opendata[/...] (PMC cloud)")
@@ -85,6 +90,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="do not crop figures that have no file from the article's PDF (faster)")
     p.add_argument("--no-subfigures", action="store_true",
                    help="do not split compound figures into panels (no subfigures.parquet rows; faster)")
+    p.add_argument("--crop-dpi", type=float, default=None,
+                   help=f"resolution of figures cropped from PDFs (default ${CROP_DPI_ENV} or {defaults.crop_dpi:g}); "
+                        "changing it redoes every article")
     p.add_argument("--source", choices=("auto", "pmc-cloud"), default="auto",
                    help="pmc-cloud: INPUT is a PMC cloud bucket or a local copy laid out like it")
     p.add_argument("--licence-group", action="append", choices=("oa_comm", "oa_noncomm", "oa_other"),

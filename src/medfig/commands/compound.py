@@ -10,7 +10,7 @@ from pathlib import Path
 
 def run(args: argparse.Namespace) -> int:
     from medfig.compound import analyze_compound
-    from medfig.pipeline.images import ImageError, decode_image
+    from medfig.images import ImageError, decode_image
 
     path = Path(args.image)
     caption = args.caption

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import re
 
-from medfig.curate.steps import Enricher, Record
-
 MODALITY_CUI = {
     "angiography": "C0002978",  # angiogram
     "ct": "C0040405",  # X-Ray Computed Tomography
@@ -179,10 +177,3 @@ def manual_concepts(text: str | None) -> dict:
                    direction=direction, direction_cui=DIRECTION_CUI.get(direction or ""))
     out["concepts_manual"] = [c for c in (out["modality_cui"], out["body_region_cui"], out["direction_cui"]) if c]
     return out
-
-
-class ManualConceptEnricher(Enricher):
-    name = "manual_concepts"
-
-    def enrich(self, record: Record) -> None:
-        record.update(manual_concepts(record.get("caption_clean") or record.get("caption")))

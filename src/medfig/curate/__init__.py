@@ -1,6 +1,6 @@
 """Curation: a built dataset folder in, a release a researcher can train on and cite out.
 
-Every step keeps or drops a figure with a reason (see :mod:`medfig.curate.steps`);
+Every step keeps or drops a figure with a reason (see :mod:`medfig.pipeline.steps`);
 drops are written to ``drops.parquet``. Entry point: :func:`medfig.curate.run.curate`.
 """
 

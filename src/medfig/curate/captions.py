@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from medfig.curate.steps import KEEP, Enricher, Filter, Record, Verdict, drop
+from medfig.pipeline.steps import KEEP, Enricher, Filter, Record, Verdict, drop
 
 _URL = re.compile(r"(?:https?://|ftp://|www\.)\S+|\bdoi:\s*10\.\S+", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")

@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from medfig.curate.steps import KEEP, GroupStep, Record, Verdict, drop, note_skip
+from medfig.pipeline.steps import KEEP, GroupStep, Record, Verdict, drop, note_skip
 
 CHUNKS = 4
 CHUNK_BITS = 16

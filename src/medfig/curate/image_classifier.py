@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from medfig.curate.steps import KEEP, GroupStep, Record, Verdict, drop, note_skip
+from medfig.pipeline.steps import KEEP, GroupStep, Record, Verdict, drop, note_skip
 
 
 class ImageClassifierFilter(GroupStep):

@@ -9,7 +9,7 @@ Steps that need pixels (duplicates) skip such rows and count the skip.
 
 from __future__ import annotations
 
-from medfig.curate.steps import KEEP, Filter, Record, Verdict, drop
+from medfig.pipeline.steps import KEEP, Filter, Record, Verdict, drop
 
 
 def has_image(record: Record) -> bool:

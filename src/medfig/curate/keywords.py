@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from medfig.curate.steps import KEEP, Filter, Record, Verdict, drop
+from medfig.pipeline.steps import KEEP, Filter, Record, Verdict, drop
 
 # Case-insensitive terms. A trailing "*" matches any word ending (radiograph* ->
 # radiographs, radiography, radiographic).

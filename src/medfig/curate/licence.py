@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from medfig.curate.steps import KEEP, Enricher, Filter, Record, Verdict, drop
+from medfig.pipeline.steps import KEEP, Enricher, Filter, Record, Verdict, drop
 
 PRESETS: dict[str, frozenset[str]] = {
     "commercial": frozenset({"CC0", "PDM", "CC-BY"}),

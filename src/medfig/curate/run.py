@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from medfig.curate.steps import Record, Step, StepStats, run_steps
+from medfig.pipeline.steps import Record, Step, StepStats, run_steps
 from medfig import schema
 from medfig.dataset import DatasetFolder
 from medfig.ledger import curate_exclusions
@@ -124,11 +124,11 @@ def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = Fal
 
 
 def concept_steps(opts: CurateOptions) -> list[Step]:
-    from medfig.concepts.manual import ManualConceptEnricher
+    from medfig.curate.concepts import ManualConceptEnricher
 
     steps: list[Step] = [ManualConceptEnricher()]
     if opts.vocabulary:
-        from medfig.concepts.step import ConceptEnricher
+        from medfig.curate.concepts import ConceptEnricher
 
         steps.append(ConceptEnricher(opts.vocabulary, lexicon=opts.lexicon, min_frequency=opts.min_concept_frequency))
     return steps

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from medfig.curate.steps import KEEP, GroupStep, Record, Verdict
+from medfig.pipeline.steps import KEEP, GroupStep, Record, Verdict
 
 SPLITS = ("train", "valid", "test")
 

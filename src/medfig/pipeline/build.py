@@ -32,7 +32,8 @@ from medfig import schema
 from medfig.dataset import DatasetFolder
 from medfig.io import remove_stale_temps
 from medfig.ledger import build_exclusions
-from medfig.pipeline.article import ArticleResult, BuildOptions, process_article
+from medfig.pipeline.article import ArticleResult, process_article
+from medfig.pipeline.config import BuildConfig
 from medfig.pipeline.manifest import Manifest, shard_of
 
 COMMIT_EVERY = 64  # articles per manifest transaction: bounds redo work after a kill
@@ -195,8 +196,9 @@ def build(
     incremental: bool = False,
     removed: dict[str, tuple[str, str]] | None = None,
     timeout_s: float | None = DEFAULT_TIMEOUT_S,
-    pdf_figures: bool = True,
-    subfigures: bool = True,
+    pdf_figures: bool | None = None,
+    subfigures: bool | None = None,
+    config: BuildConfig | None = None,
     task: Callable | None = None,
 ) -> BuildReport:
     """Build (or resume, or update) a figure dataset from ``input_path`` into ``out_dir``.
@@ -207,7 +209,9 @@ def build(
     ``timeout_s``: per-article limit; a worker past it is stopped and the article recorded as failed.
     ``pdf_figures``: crop figures that have no file from the article's PDF (slower; Hindawi-like corpora
     have no figure files at all). ``subfigures``: split compound figures into panels with their
-    subcaptions (``subfigures.parquet`` and crops). Changing either makes the next run redo every article.
+    subcaptions (``subfigures.parquet`` and crops). Both default to on; both are shorthands for
+    ``config`` (:class:`BuildConfig`: every output-affecting setting, read once from the environment
+    here and handed to the workers). A run whose config fingerprint differs redoes every article.
     ``task``: what runs per article (default ``process_article``); must be importable by worker processes.
     """
     from medfig.sources import iter_sources
@@ -220,10 +224,11 @@ def build(
     if workers is None:
         workers = os.cpu_count() or 1
     report = BuildReport(out_dir=out_dir, executor=executor)
+    if config is None:
+        config = BuildConfig.from_environment(pdf_figures=pdf_figures, subfigures=subfigures)
     if task is None:
-        task = functools.partial(process_article, options=BuildOptions(pdf_figures=pdf_figures, subfigures=subfigures))
-    config = json.dumps({"pdf_figures": pdf_figures, "subfigures": subfigures, "schema": schema.SCHEMA_VERSION},
-                        sort_keys=True)
+        task = functools.partial(process_article, config=config)
+    fingerprint = json.dumps(config.fingerprint_fields(), sort_keys=True)
 
     all_sources = list(sources if sources is not None else iter_sources(input_path))
     report.articles_seen = len(all_sources)
@@ -246,9 +251,9 @@ def build(
             shutil.rmtree(folder.image_dir(key), ignore_errors=True)
 
         states = manifest.states()
-        if manifest.get_meta("config") not in (None, config):
-            states = {}  # other options than the rows were made with: redo every article
-        manifest.set_meta("config", config)
+        if manifest.get_meta("config") not in (None, fingerprint):
+            states = {}  # other settings or versions than the rows were made with: redo every article
+        manifest.set_meta("config", fingerprint)
         todo = [s for s in all_sources if s.key not in leaving and _needs_work(s, states)]
         manifest.unmark_removed(s.key for s in todo)
         report.articles_skipped = sum(1 for s in all_sources if s.key not in leaving) - len(todo)
@@ -261,7 +266,7 @@ def build(
         else:
             report.stats = folder.read_json("stats.json")
     report.seconds = time.perf_counter() - started
-    _write_run_record(folder, report, config)
+    _write_run_record(folder, report, fingerprint)
     return report
 
 

@@ -13,12 +13,7 @@ Coordinates recorded in the row: ``pdf_page`` (0-based) and ``pdf_box``
 
 from __future__ import annotations
 
-import os
-
 from medfig.pdf.labels import parse_label
-
-CROP_DPI = float(os.environ.get("MEDFIG_CROP_DPI", "150"))
-
 
 def label_key(text: str | None) -> tuple[str, str] | None:
     """("figure", "2") for "Figure 2", "Fig. 2.", "FIGURE 2 |"; None when it is not a label.
@@ -26,7 +21,7 @@ def label_key(text: str | None) -> tuple[str, str] | None:
     The first part is the kind ("figure", "table", "box", "scheme", ...), so "Box 1" and
     "Table 1" never take "Figure 1"'s place; labels with a prefix keep it in the second part
     ("figure", "Appendix 1—Figure 1") for the same reason. Plain figures key on the number
-    alone, which is what in-text mentions give (:mod:`medfig.pipeline.pdf_only`).
+    alone, which is what in-text mentions give (:mod:`medfig.pdf.article`).
     """
     if not text:
         return None

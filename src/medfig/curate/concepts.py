@@ -1,9 +1,18 @@
-"""Concept extraction as a curation step (needs the whole release for the frequency cut-off)."""
+"""Concepts as curation steps: the caption-rule (ROCOv2 "manual") concepts, and vocabulary concepts
+(a group step: the frequency cut-off needs the whole release)."""
 
 from __future__ import annotations
 
+from medfig.concepts.manual import manual_concepts
 from medfig.concepts.tagger import ConceptTagger
-from medfig.curate.steps import KEEP, GroupStep, Record, Verdict
+from medfig.pipeline.steps import KEEP, Enricher, GroupStep, Record, Verdict
+
+
+class ManualConceptEnricher(Enricher):
+    name = "manual_concepts"
+
+    def enrich(self, record: Record) -> None:
+        record.update(manual_concepts(record.get("caption_clean") or record.get("caption")))
 
 
 class ConceptEnricher(GroupStep):

@@ -66,7 +66,7 @@ def _without_captions(text: str, captions: list[str]) -> str:
 def read_pdf_article(pdf: bytes, key: str, pdf_name: str, display: str) -> PdfArticle:
     """Parse a PDF-only article; raises PdfExtractionError naming the file when the PDF is unreadable."""
     from medfig.pdf.extract import extract_pdf
-    from medfig.pipeline.pdf_figures import label_key
+    from medfig.pdf.locate import label_key
 
     extraction = extract_pdf(pdf, name=display)
     texts, meta = page_texts(pdf)
