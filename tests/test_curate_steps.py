@@ -184,3 +184,15 @@ def test_curate_reads_a_sharded_build(data_dir, tmp_path):
     report = curate(tmp_path / "built", tmp_path / "rel", CurateOptions(require_images=False))
     assert report.n_in == pq.read_table(tmp_path / "built" / "figures.parquet").num_rows > 0
     assert report.n_kept > 0
+
+
+def test_curate_on_worker_processes_equals_one_process(built, tmp_path):
+    """Record steps mapped over shards in 2 workers, group steps reduced here: the same release."""
+    one = curate(built, tmp_path / "one", CurateOptions(licence="rocov2", medical_filter=False))
+    many = curate(built, tmp_path / "many", CurateOptions(licence="rocov2", medical_filter=False, workers=2))
+    for name in ("figures", "exclusions"):
+        a = pq.read_table(tmp_path / "one" / f"{name}.parquet").to_pylist()
+        b = pq.read_table(tmp_path / "many" / f"{name}.parquet").to_pylist()
+        assert a == b and a, name
+    assert [s.as_dict() for s in one.stats] == [s.as_dict() for s in many.stats]
+    assert one.n_kept == many.n_kept > 0

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
         duplicates=not args.no_duplicates, image_filter=args.image_filter, phash_threshold=args.phash_threshold,
         dhash_threshold=args.dhash_threshold, vocabulary=args.vocabulary, lexicon=args.lexicon,
         min_concept_frequency=args.min_concept_frequency, splits=fractions, seed=args.seed,
-        workers=args.workers,
+        workers=args.workers, executor=args.executor, ray_address=args.ray_address,
     )
     if not Path(args.dataset).is_dir():
         print(f"medfig curate: dataset folder not found: {args.dataset}", file=sys.stderr)
@@ -65,6 +65,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="drop concepts seen in fewer figures of the release (default 10, as ROCOv2)")
     p.add_argument("--splits", default="0.8,0.1,0.1", help="train,valid,test fractions (default 0.8,0.1,0.1)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1, help="processes for image hashing (default 1)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes (local) or tasks in flight (ray) for the per-figure steps, run per shard, "
+                        "and for image hashing (default 1: this process)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local",
+                   help="local processes (default) or a Ray cluster; group steps (duplicates, concepts, splits) "
+                        "reduce in this process")
+    p.add_argument("--ray-address", default=None, help="Ray cluster to join (default starts a local Ray)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=run)

@@ -151,7 +151,7 @@ def _chunk_failed(chunk: tuple[int, list[str]], failure) -> tuple[int, list]:
     return start, [why] * len(paths)
 
 
-def _hash_all(paths: list[str], workers: int, progress: bool):
+def _hash_all(paths: list[str], workers: int, progress: bool, executor: str = "local", ray_address: str | None = None):
     """Hash results in the order of ``paths``; ``workers`` > 1 hashes in that many processes.
 
     The processes are the build's executor (:func:`medfig.pipeline.executors.make_executor`, local
@@ -161,16 +161,17 @@ def _hash_all(paths: list[str], workers: int, progress: bool):
     from tqdm import tqdm
 
     bar = dict(desc="hashing", unit="img", disable=not progress, leave=False, total=len(paths))
-    if workers <= 1 or len(paths) < 2 * workers:
+    if executor == "local" and (workers <= 1 or len(paths) < 2 * workers):
         yield from tqdm(map(_hashes_or_error, paths), **bar)
         return
     from medfig.pipeline.executors import make_executor
 
-    size = max(1, min(64, len(paths) // (8 * workers)))
+    size = max(1, min(64, len(paths) // (8 * max(1, workers))))
     chunks = [(i, paths[i:i + size]) for i in range(0, len(paths), size)]
     done: dict[int, list] = {}
     next_start = 0
-    with tqdm(**bar) as progress_bar, make_executor("local", workers=workers, on_failure=_chunk_failed) as pool:
+    with tqdm(**bar) as progress_bar, make_executor(executor, workers=workers, ray_address=ray_address,
+                                                        on_failure=_chunk_failed) as pool:
         for start, results in pool.map(_hash_chunk, chunks):
             done[start] = results
             progress_bar.update(len(results))
@@ -270,9 +271,11 @@ class DuplicateFilter(GroupStep):
     name = "duplicates"
 
     def __init__(self, dataset_root: str | Path, phash_threshold: int = 6, dhash_threshold: int = 12,
-                 progress: bool = False, workers: int = 1):
+                 progress: bool = False, workers: int = 1, executor: str = "local", ray_address: str | None = None):
         self.root = Path(dataset_root)
         self.workers = workers
+        self.executor = executor
+        self.ray_address = ray_address
         self.phash_threshold = phash_threshold
         self.dhash_threshold = dhash_threshold
         self.progress = progress
@@ -287,7 +290,7 @@ class DuplicateFilter(GroupStep):
             else:
                 with_image.append(i)
         paths = [str(self.root / records[i]["image_path"]) for i in with_image]
-        for i, path, variants in zip(with_image, paths, _hash_all(paths, self.workers, self.progress)):
+        for i, path, variants in zip(with_image, paths, _hash_all(paths, self.workers, self.progress, self.executor, self.ray_address)):
             rec = records[i]
             if isinstance(variants, str):  # unreadable image: cannot judge it, say so and keep going
                 note_skip(rec, self.name, "unreadable_image")

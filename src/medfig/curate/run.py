@@ -49,7 +49,9 @@ class CurateOptions:
     min_concept_frequency: int = 10
     splits: tuple[float, float, float] = (0.8, 0.1, 0.1)
     seed: int = 0
-    workers: int = 1  # processes for image hashing (the only step that reads every image)
+    workers: int = 1  # processes (local) or tasks in flight (ray) for the record steps and image hashing
+    executor: str = "local"  # local | ray: where record steps run (per shard) and images are hashed
+    ray_address: str | None = None
 
 
 @dataclass
@@ -111,7 +113,7 @@ def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = Fal
         from medfig.curate.duplicates import DuplicateFilter
 
         steps.append(DuplicateFilter(dataset, opts.phash_threshold, opts.dhash_threshold, progress=progress,
-                                     workers=opts.workers))
+                                     workers=opts.workers, executor=opts.executor, ray_address=opts.ray_address))
     if opts.image_filter:
         from medfig.curate.image_classifier import ImageClassifierFilter
 
@@ -148,6 +150,18 @@ def _clean_for_parquet(rec: Record) -> Record:
     return {k: v for k, v in rec.items() if not k.startswith("_")}
 
 
+def _executor(opts: CurateOptions):
+    """Workers for the record-by-record steps (map per shard); None runs them in this process."""
+    from contextlib import nullcontext
+
+    from medfig.pipeline.executors import make_executor
+
+    if opts.executor == "local" and opts.workers <= 1:
+        return nullcontext(None)
+    return make_executor(opts.executor, workers=opts.workers, ray_address=opts.ray_address,
+                         on_failure=lambda _shard, failure: failure)
+
+
 def curate(dataset: str | Path, release: str | Path, options: CurateOptions | None = None,
            steps: list[Step] | None = None, progress: bool = False) -> CurateReport:
     """Run the curation steps over a built dataset and write a release folder."""
@@ -159,7 +173,9 @@ def curate(dataset: str | Path, release: str | Path, options: CurateOptions | No
     records, articles = load_records(root)
     n_in = len(records)
     steps = steps if steps is not None else default_steps(root, opts, progress)
-    kept, drops, stats = run_steps(records, steps, progress=progress)
+    with _executor(opts) as executor:
+        kept, drops, stats = run_steps(records, steps, progress=progress, executor=executor,
+                                       shards=max(1, 2 * opts.workers) if executor is not None else 1)
     out.mkdir(parents=True, exist_ok=True)
     for rec in kept:
         if rec.get("image_path") and rec.get("image_status") in (None, "ok"):

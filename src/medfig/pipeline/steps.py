@@ -101,56 +101,122 @@ def note_skip(record: Record, step: str, reason: str) -> None:
     record.setdefault("_skips", []).append((step, reason))
 
 
-def run_steps(records: Iterable[Record], steps: list[Step], progress: bool = False):
+def _verdicts(step: Step, records: list[Record], progress: bool) -> list[Verdict]:
+    from tqdm import tqdm
+
+    if isinstance(step, GroupStep):
+        return step.run_group(records)
+    verdicts = []
+    for rec in tqdm(records, desc=step.name, unit="fig", disable=not progress, leave=False):
+        if isinstance(step, Filter):
+            verdicts.append(step.filter(rec))
+        else:
+            step.enrich(rec)
+            verdicts.append(KEEP)
+    return verdicts
+
+
+def _apply(step: Step, alive: list[Record], st: StepStats, drops: list[dict], progress: bool) -> list[Record]:
+    """One step over the surviving records: counts, drops and skips go to ``st`` and ``drops``."""
+    st.seen += len(alive)
+    with st.timing():
+        verdicts = _verdicts(step, alive, progress)
+    survivors = []
+    for rec, verdict in zip(alive, verdicts):
+        if verdict.keep:
+            survivors.append(rec)
+        else:
+            st.dropped[verdict.reason] += 1
+            drops.append({"article_key": rec.get("article_key"), "figure_id": rec.get("figure_id"),
+                          "step": step.name, "reason": verdict.reason, "detail": verdict.detail})
+    for rec in survivors:
+        for skip_step, reason in rec.get("_skips", ()):
+            if skip_step == step.name:
+                st.skipped[reason] += 1
+    return survivors
+
+
+@dataclass
+class _Segment:
+    """Consecutive record-by-record steps, run over one shard of records in a worker (the map side)."""
+
+    steps: list[Step]
+
+    def __call__(self, shard: tuple[int, list[Record]]) -> tuple[int, list[Record], list[list[dict]], list[StepStats]]:
+        index, alive = shard
+        drops: list[list[dict]] = []
+        stats = []
+        for step in self.steps:
+            st, step_drops = StepStats(step.name), []
+            alive = _apply(step, alive, st, step_drops, progress=False)
+            drops.append(step_drops)
+            stats.append(st)
+        return index, alive, drops, stats
+
+
+def _segments(steps: list[Step]) -> list[list[Step]]:
+    """Steps grouped into runs of record-by-record steps; every GroupStep stands alone."""
+    out: list[list[Step]] = []
+    for step in steps:
+        if isinstance(step, GroupStep) or not out or isinstance(out[-1][0], GroupStep):
+            out.append([step])
+        else:
+            out[-1].append(step)
+    return out
+
+
+def _map_segment(segment: list[Step], alive: list[Record], executor, shards: int, stats: dict[str, StepStats],
+                 drops: list[dict]) -> list[Record]:
+    from medfig.records import MedfigError
+
+    size = max(1, -(-len(alive) // shards))
+    pieces = [(i, alive[start:start + size]) for i, start in enumerate(range(0, len(alive), size))]
+    results = {}
+    for outcome in executor.map(_Segment(segment), pieces):
+        if not isinstance(outcome, tuple):  # a TaskFailure: curation is all or nothing
+            raise MedfigError(f"curation steps {', '.join(s.name for s in segment)} failed on a shard: {outcome}")
+        results[outcome[0]] = outcome
+    survivors = []
+    for position, step in enumerate(segment):  # drops in the order a one-process run makes them
+        for index in sorted(results):
+            drops.extend(results[index][2][position])
+            merge_stats(stats[step.name], results[index][3][position])
+    for index in sorted(results):
+        survivors.extend(results[index][1])
+    return survivors
+
+
+def merge_stats(total: StepStats, part: StepStats) -> None:
+    total.seen += part.seen
+    total.dropped.update(part.dropped)
+    total.skipped.update(part.skipped)
+    total.seconds += part.seconds
+
+
+def run_steps(records: Iterable[Record], steps: list[Step], progress: bool = False, *, executor=None,
+              shards: int = 1):
     """Apply ``steps`` in order. Returns ``(kept, drops, stats)``.
 
     Steps run one after the other over the surviving list (not record by record)
     so a GroupStep sees exactly the records that passed every earlier step.
-    """
-    from tqdm import tqdm
 
+    With an ``executor`` (:func:`medfig.pipeline.executors.make_executor`), each run of
+    record-by-record steps is mapped over ``shards`` slices of the records in its workers
+    (local processes or Ray), and group steps (duplicates, concepts, splits) reduce on this
+    process over all survivors; kept records, drops and counts equal a one-process run's.
+    """
     alive = list(records)
     drops: list[dict] = []
-    stats: list[StepStats] = []
-    for step in steps:
-        st = StepStats(step.name)
-        st.seen = len(alive)
-        with st.timing():
-            if isinstance(step, GroupStep):
-                verdicts = step.run_group(alive)
-            else:
-                verdicts = []
-                it = tqdm(alive, desc=step.name, unit="fig", disable=not progress, leave=False)
-                for rec in it:
-                    if isinstance(step, Filter):
-                        verdicts.append(step.filter(rec))
-                    else:
-                        step.enrich(rec)
-                        verdicts.append(KEEP)
-        survivors = []
-        for rec, verdict in zip(alive, verdicts):
-            if verdict.keep:
-                survivors.append(rec)
-            else:
-                st.dropped[verdict.reason] += 1
-                drops.append(
-                    {
-                        "article_key": rec.get("article_key"),
-                        "figure_id": rec.get("figure_id"),
-                        "step": step.name,
-                        "reason": verdict.reason,
-                        "detail": verdict.detail,
-                    }
-                )
-        for rec in survivors:
-            for skip_step, reason in rec.get("_skips", ()):
-                if skip_step == step.name:
-                    st.skipped[reason] += 1
-        alive = survivors
-        stats.append(st)
+    stats = {step.name: StepStats(step.name) for step in steps}
+    for segment in _segments(steps):
+        if executor is not None and shards > 1 and not isinstance(segment[0], GroupStep) and len(alive) > 1:
+            alive = _map_segment(segment, alive, executor, shards, stats, drops)
+            continue
+        for step in segment:
+            alive = _apply(step, alive, stats[step.name], drops, progress)
     for rec in alive:
         rec.pop("_skips", None)
-    return alive, drops, stats
+    return alive, drops, [stats[step.name] for step in steps]
 
 
 class ArticleStep(Step):
