@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -16,10 +18,10 @@ from reportlab.lib import pdfencrypt
 from reportlab.pdfgen import canvas
 
 from medfig.cli import main
-from medfig.commands.extract import TEST_CRASH_ENV, TEST_HANG_ENV
 from medfig.pdf.extract import PdfExtractionError, extract_pdf
 
 GOOD = "pmc_hindawi_xml_pdf/PMC4735894/fulltext.pdf"  # 3 figures
+HOOKS = Path(__file__).resolve().parent / "hooks"
 
 
 def encrypted_pdf(user_password: str = "secret", owner_password: str | None = None) -> bytes:
@@ -62,16 +64,18 @@ def test_folder_run_survives_hang_crash_encrypted_zero_page_and_long_pdfs(data_d
     src = tmp_path / "in"
     src.mkdir()
     good = (data_dir / GOOD).read_bytes()
-    (src / "a_hangs.pdf").write_bytes(good)  # a real PDF; the test hook makes its worker sleep
+    (src / "a_hangs.pdf").write_bytes(good)  # a real PDF; the fault hook makes its worker sleep
     # zero pages before encrypted: pdfium's last-error code is per process and a load failure
     # that sets none (the empty page tree) would report the previous "password" error
     (src / "b_zero_pages.pdf").write_bytes(zero_page_pdf())
     (src / "c_encrypted.pdf").write_bytes(encrypted_pdf())
     (src / "d_long.pdf").write_bytes(long_pdf(305))
-    (src / "d_long_crashes.pdf").write_bytes(good)  # the test hook makes its worker exit at once
+    (src / "d_long_crashes.pdf").write_bytes(good)  # the fault hook makes its worker exit at once
     (src / "e_good.pdf").write_bytes(good)
-    monkeypatch.setenv(TEST_HANG_ENV, "a_hangs.pdf")
-    monkeypatch.setenv(TEST_CRASH_ENV, "d_long_crashes.pdf")
+    # tests/hooks/sitecustomize.py runs in every worker started under this PYTHONPATH
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HOOKS), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    monkeypatch.setenv("MEDFIG_FAULT_HANG_ON", "a_hangs.pdf")
+    monkeypatch.setenv("MEDFIG_FAULT_CRASH_ON", "d_long_crashes.pdf")
     out = tmp_path / "out"
     rc = main(["extract", str(src), "-o", str(out), "--time-limit", "15", "--cheap", "-q"])
     err = capsys.readouterr().err

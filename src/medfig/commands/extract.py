@@ -17,9 +17,7 @@ everything in this process: no worker start-up, no protection against a hang.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -27,11 +25,6 @@ from pathlib import Path
 from medfig.records import MedfigError
 
 COOPERATIVE_SHARE = 0.75  # of --time-limit: the extractor stops reading pages here, the worker is killed at 100%
-# TEST ONLY (tests/test_pdf_robustness.py): a worker given the PDF whose file name equals
-# TEST_HANG_ENV sleeps for an hour before reading it (a PDF that hangs a parser); one given
-# the PDF named by TEST_CRASH_ENV exits at once with code 70 (a parser that segfaults).
-TEST_HANG_ENV = "MEDFIG_TEST_EXTRACT_HANG_ON"
-TEST_CRASH_ENV = "MEDFIG_TEST_EXTRACT_CRASH_ON"
 
 
 @dataclass(slots=True)
@@ -91,12 +84,7 @@ def _cooperative(limit: float | None, killable: bool) -> float | None:
 
 
 def _extract_task(job: _Job, _out_dir: Path) -> tuple[str, object]:
-    """One PDF on the worker pool: (pdf, PdfExtraction or error message). Carries the test hooks."""
-    hang_on, crash_on = os.environ.get(TEST_HANG_ENV), os.environ.get(TEST_CRASH_ENV)
-    if hang_on and Path(job.pdf).name == hang_on:
-        time.sleep(3600)
-    if crash_on and Path(job.pdf).name == crash_on:
-        os._exit(70)
+    """One PDF on the worker pool: (pdf, PdfExtraction or error message)."""
     return job.pdf, _extract_one(job)
 
 
