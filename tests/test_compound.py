@@ -324,7 +324,7 @@ def test_top_left_letters_take_in_the_pieces_of_their_panel():
 
 
 def test_anchor_partition_wide_panel_under_two_narrow_ones():
-    from medfig.compound.align import partition_on_anchors
+    from medfig.compound.partition import partition_on_anchors
 
     # A and B side by side on top; C a wide chart under both, cut by the XY-cut into a left
     # plot and a right plot piece; a blank band runs across the figure between the rows
@@ -338,7 +338,7 @@ def test_anchor_partition_wide_panel_under_two_narrow_ones():
 
 
 def test_anchor_partition_cuts_a_piece_holding_two_letters():
-    from medfig.compound.align import partition_on_anchors
+    from medfig.compound.partition import partition_on_anchors
 
     # one XY-cut piece holds panels A and B (a chart touching the photos beside it)
     letters = [(10, 10, 30, 34), (300, 10, 320, 34)]
@@ -350,7 +350,7 @@ def test_anchor_partition_cuts_a_piece_holding_two_letters():
 
 
 def test_foot_partition_gives_each_letter_the_pictures_above_it():
-    from medfig.compound.align import partition_on_foot_letters
+    from medfig.compound.partition import partition_on_foot_letters
 
     # "(a)" centred under a 2 x 2 block of blots, "(b)" under one picture on the right
     blots = [(0, 0, 200, 140), (220, 0, 420, 140), (0, 160, 200, 300), (220, 160, 420, 300)]
@@ -497,7 +497,7 @@ def test_missing_letter_in_a_grid_is_inferred_for_the_partition():
 
 
 def test_missing_letter_is_not_inferred_without_a_grid():
-    from medfig.compound.align import infer_missing_letters
+    from medfig.compound.letter_grid import infer_missing_letters
     from medfig.vision.panel_labels import PanelLabel
 
     def lab(t, x, y):

@@ -19,12 +19,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from medfig.compound.align import (
-    anchor_panels_on_letters,
-    heuristic_alignment,
-    label_alignment,
-    merge_unlettered_panels,
-)
+from medfig.compound.align import heuristic_alignment, label_alignment
+from medfig.compound.partition import anchor_panels_on_letters
+from medfig.compound.pieces import merge_unlettered_panels
 from medfig.records import InlineRef, Subfigure
 from medfig.text.subcaptions import ParsedCaption, parse_subcaptions
 from medfig.vision.panel_labels import PanelLabel, find_panel_labels

@@ -1,0 +1,357 @@
+"""Label-anchored partition: panels rebuilt around the panel letters read.
+
+:func:`anchor_panels_on_letters` takes the pieces the XY-cut left (panels and text blocks)
+and, when the figure follows one of the lettering conventions, returns one box per caption
+letter. Conventions tried in order:
+
+1. :func:`partition_on_anchors`: letters head their panels (eLife, Nature, Cell: a bold
+   "A" at the top-left); each piece goes to the nearest letter above-left of it.
+2. :func:`partition_on_foot_letters`: letters sit under their panels (Hindawi, Elsevier:
+   "(a)" centred below).
+3. an XY-cut that cuts only between pieces carrying letters (head or foot letters).
+
+Letters the OCR did not read may be supplied by :mod:`medfig.compound.letter_grid`.
+Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
+"""
+
+from __future__ import annotations
+
+from medfig.compound.align import box_gap, case_consistent
+from medfig.compound.letter_grid import infer_missing_letters, next_letters
+from medfig.compound.pieces import row_gaps, split_at_letters, within
+from medfig.geometry import PixelBox
+from medfig.text.subcaptions import ParsedCaption
+from medfig.vision.panel_labels import PanelLabel
+
+# Letter-anchored grouping (eLife / Nature style: a bold "A" at the top-left of each panel,
+# charts whose axes, legends and tick labels the XY-cut leaves as separate pieces).
+TEXT_REACH = 0.025  # text pieces this close (share of the figure side) join their panel's box
+TOP_LEFT_SLACK = 0.2  # a letter sits within this share of its group's width/height from the top-left
+
+
+SLAB_OVERLAP = 0.015  # pieces overlapping by less than this share of the extent still separate
+
+
+def _slabs(items: list[tuple[PixelBox, int | None]], axis: int) -> list[list[tuple[PixelBox, int | None]]]:
+    """Items grouped into runs along ``axis`` (0: x, 1: y) separated by uncovered intervals
+    (a sliver of overlap is allowed: a chart box grown over its neighbour's letter)."""
+    lo, hi = axis, axis + 2
+    order = sorted(items, key=lambda it: it[0][lo])
+    extent = max(b[hi] for b, _ in items) - min(b[lo] for b, _ in items)
+    tol = max(2.0, SLAB_OVERLAP * extent)
+    out: list[list[tuple[PixelBox, int | None]]] = []
+    end = None
+    end_len = 0.0  # length of the piece that reaches ``end``: small pieces allow little overlap
+    for it in order:
+        length = it[0][hi] - it[0][lo]
+        if end is None or it[0][lo] >= end - min(tol, 0.25 * end_len, 0.25 * length):
+            out.append([it])
+            end, end_len = it[0][hi], length
+        else:
+            out[-1].append(it)
+            if it[0][hi] > end:
+                end, end_len = it[0][hi], length
+    return out
+
+
+def _group(
+    items: list[tuple[PixelBox, int | None]], big: set, depth: int = 0, foot: bool = False
+) -> list[list[tuple[PixelBox, int | None]]] | None:
+    """Recursive XY-cut over the pieces, cutting only between pieces that carry letters:
+    a piece without a letter joins the lettered run before it (the letter heads its panel),
+    or the one after it when it comes first; with ``foot`` (an "(a)" printed under its
+    panel) it joins the lettered run after it. None when the letters cannot be separated."""
+    n_letters = sum(1 for _, l in items if l is not None)
+    if n_letters <= 1:
+        return [items]
+    if depth > 12:
+        return None
+    best = None
+    for axis in (1, 0):
+        slabs = _slabs(items, axis)
+        lettered = [k for k, s in enumerate(slabs) if any(l is not None for _, l in s)]
+        if len(lettered) < 2:
+            continue
+        # widest gap between two lettered runs: the outermost layout structure
+        gaps = [slabs[k][0][0][axis] - max(b[axis + 2] for b, _ in slabs[k - 1]) for k in lettered[1:]]
+        width = min(gaps)
+        if best is None or width > best[0]:
+            best = (width, slabs, lettered)
+    if best is None:
+        return None
+    _, slabs, lettered = best
+    groups: list[list[tuple[PixelBox, int | None]]] = []
+    if foot:
+        pending: list[tuple[PixelBox, int | None]] = []
+        for k, s in enumerate(slabs):
+            pending.extend(s)
+            if k in lettered:
+                groups.append(pending)
+                pending = []
+        groups[-1].extend(pending)
+    else:
+        for k, s in enumerate(slabs):
+            if k in lettered or not groups:
+                groups.append(list(s))
+            else:
+                groups[-1].extend(s)
+    # pieces before the first letter: a page header or a title row (dropped when text only)
+    if not foot and not any(l is not None for _, l in groups[0]):
+        head = groups.pop(0)
+        if any(b in big for b, _ in head):
+            groups[0] = head + groups[0]
+    out: list[list[tuple[PixelBox, int | None]]] = []
+    for g in groups:
+        sub = _group(g, big, depth + 1, foot)
+        if sub is None:
+            return None
+        out.extend(sub)
+    return out
+
+
+def anchor_panels_on_letters(
+    panels: list[PixelBox], text_blocks: list[PixelBox], ocr_labels: list[PanelLabel], parsed: ParsedCaption
+) -> list[PixelBox] | None:
+    """Panels rebuilt around the letters read, when the figure follows the top-left letter
+    convention: every caption letter was read once, the pieces of the figure (panels and
+    text blocks) can be cut into one group per letter, and each letter heads its group
+    (within ``TOP_LEFT_SLACK`` of its top-left corner). Returns one box per letter (the union
+    of its group) or None when the figure does not fit (then the pieces are kept)."""
+    letters = [l for l in parsed.labels if len(l) == 1 and l.isalpha()]
+    if len(letters) < 2:
+        return None
+    by_letter: dict[str, PanelLabel] = {}
+    for lab in case_consistent(ocr_labels, parsed):
+        key = lab.text.lower()
+        if key in letters and (key not in by_letter or lab.score > by_letter[key].score):
+            by_letter[key] = lab
+    if set(by_letter) != set(letters):
+        inferred = infer_missing_letters(by_letter, letters)
+        if inferred is None:
+            return None
+        letter_boxes = [tuple(by_letter[l].box) if l in by_letter else inferred[l] for l in letters]
+    else:
+        letter_boxes = [tuple(by_letter[l].box) for l in letters]
+    items: list[tuple[PixelBox, int | None]] = [(tuple(b), k) for k, b in enumerate(letter_boxes)]  # type: ignore[misc]
+    for b in list(panels) + list(text_blocks):
+        if any(within(lb, b) and within(b, lb) for lb in letter_boxes):
+            continue  # the letter itself
+        items.append((tuple(b), None))  # type: ignore[arg-type]
+    big = {tuple(p) for p in panels}
+    out = partition_on_anchors([b for b, l in items if l is None], big, letter_boxes + next_letters(ocr_labels, parsed, by_letter))
+    if out is not None:
+        return out
+    out = partition_on_foot_letters([b for b, l in items if l is None], big, letter_boxes)
+    if out is not None:
+        return out
+    for foot in (False, True):
+        out = _letter_groups(items, letter_boxes, big, foot)
+        if out is not None:
+            return out
+    return None
+
+
+def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:
+    """Label-anchored partition for figures whose letters sit under their panels (Hindawi,
+    Elsevier: "(a)" centred below a row of pictures). Each picture goes to the letter below
+    it that is nearest (horizontal offset of the centres + the gap down to the letter), so
+    "(a)" under a 2 x 2 block of blots takes all four. Returns one box per letter (its
+    pictures only), or None when a letter has no picture, a picture has no letter below it,
+    or a letter does not sit under the middle part of its pictures."""
+    pics = [b for b in pieces if b in big]
+    if len(letter_boxes) < 2 or not pics:
+        return None
+    groups: list[list[PixelBox]] = [[] for _ in letter_boxes]
+    for b in pics:
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        best = None
+        for k, lb in enumerate(letter_boxes):
+            if lb[1] < cy:
+                continue
+            d = abs(cx - (lb[0] + lb[2]) / 2) + max(0, lb[1] - b[3])
+            if best is None or d < best[0]:
+                best = (d, k)
+        if best is None:
+            return None
+        groups[best[1]].append(b)
+    boxes = []
+    for lb, g in zip(letter_boxes, groups):
+        if not g:
+            return None
+        box = (min(b[0] for b in g), min(b[1] for b in g), max(b[2] for b in g), max(b[3] for b in g))
+        w = box[2] - box[0]
+        lcx = (lb[0] + lb[2]) / 2
+        if not (box[0] + 0.2 * w <= lcx <= box[2] - 0.2 * w) or lb[1] < box[3] - TOP_LEFT_SLACK * (box[3] - box[1]):
+            return None
+        boxes.append(box)
+    # a chart's axis and tick labels (text pieces next to its plot, above its letter) join it
+    everything = pics + list(letter_boxes)
+    side = max(max(b[2] for b in everything) - min(b[0] for b in everything), max(b[3] for b in everything) - min(b[1] for b in everything))
+    reach = max(4.0, TEXT_REACH * side)
+    rest = [b for b in pieces if b not in big]
+    grown = [list(b) for b in boxes]
+    changed = True
+    while changed:
+        changed = False
+        for t in list(rest):
+            for k, lb in enumerate(letter_boxes):
+                box = grown[k]
+                if t[3] > lb[1] + 2 or box_gap(tuple(box), t) > reach:  # type: ignore[arg-type]
+                    continue
+                union = [min(box[0], t[0]), min(box[1], t[1]), max(box[2], t[2]), max(box[3], t[3])]
+                if any(j != k and _overlap_area(union, o) for j, o in enumerate(grown)):
+                    continue
+                grown[k] = union
+                rest.remove(t)
+                changed = True
+                break
+    boxes = [tuple(b) for b in grown]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            if _overlap_area(boxes[i], boxes[j]):
+                return None
+    return boxes  # type: ignore[return-value]
+
+ANCHOR_SLACK = 0.02  # share of the figure side a piece's centre may sit left of / above its letter
+ANCHOR_MAX_OVERLAP = 0.15  # two panel boxes may overlap by at most this share of the smaller
+
+
+def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:
+    """Label-anchored partition for figures whose letters head their panels (eLife, Nature,
+    Cell: a bold "A" at the top-left). Each piece the XY-cut left (plot area, legend, tick-label
+    strip, colour bar, title) goes to the letter above-left of its centre that is nearest in
+    reading distance (dx + dy), so a panel reaches right and down to the next letter's column
+    or row, whatever the white gaps inside it. Pieces above or left of every letter (a page
+    header) are dropped. Returns one box per letter (letter + its pieces), or None when the
+    figure does not fit the convention: a letter without a picture, a letter not at the
+    top-left of its box, or boxes that overlap (then whitespace pieces are kept)."""
+    if len(letter_boxes) < 2 or not pieces:
+        return None
+    everything = list(pieces) + list(letter_boxes)
+    side = max(max(b[2] for b in everything) - min(b[0] for b in everything), max(b[3] for b in everything) - min(b[1] for b in everything))
+    slack = ANCHOR_SLACK * side
+    groups: list[list[PixelBox]] = [[tuple(lb)] for lb in letter_boxes]  # type: ignore[misc]
+    pictures = [0] * len(letter_boxes)
+    pieces, big = split_at_letters(pieces, big, letter_boxes)
+    gaps = row_gaps(list(pieces) + list(letter_boxes))
+    for b in pieces:
+        # a piece's left edge and its vertical centre: a chart piece from the XY-cut often
+        # carries the tick labels of the panel above it, never the axis of the panel left of it
+        px, cy = b[0], (b[1] + b[3]) / 2
+        # a rotated y-axis title may stand left of its panel's letter
+        eligible = [
+            k for k, lb in enumerate(letter_boxes) if lb[0] <= px + slack + 1.5 * (lb[3] - lb[1]) and lb[1] <= cy + slack
+        ]
+        # a letter above a blank band that runs across the whole figure does not reach a piece
+        # below the band when a letter starts a new row after it (a wide panel under two
+        # narrow ones: its right part belongs to its own letter, not to the one above it)
+        open_ = [
+            k for k in eligible
+            if not any(
+                letter_boxes[k][3] <= g0 and g1 <= b[1] and any(letter_boxes[j][1] >= g1 - 2 for j in eligible)
+                for g0, g1 in gaps
+            )
+        ] or eligible
+        best = None
+        for k in open_:
+            lb = letter_boxes[k]
+            d = (px - lb[0]) + (cy - lb[1])
+            if best is None or d < best[0]:
+                best = (d, k)
+        if best is None:
+            if b in big:
+                return None  # a picture above or left of every letter: letters do not head panels
+            continue  # a page header or a title above the first letter
+        groups[best[1]].append(b)
+        pictures[best[1]] += b in big
+    boxes = [[min(b[0] for b in g), min(b[1] for b in g), max(b[2] for b in g), max(b[3] for b in g)] for g in groups]
+    # A piece the XY-cut could not separate (a plot touching the next panel's axis title)
+    # pushes its box over the next letter: a panel ends at the next letter's column (to the
+    # right) or row (below).
+    for k, box in enumerate(boxes):
+        for j, lb in enumerate(letter_boxes):
+            if j == k or not _overlap_area(box, boxes[j]):
+                continue
+            dx, dy = lb[0] - letter_boxes[k][0], lb[1] - letter_boxes[k][1]
+            if dx > 0 and dx >= abs(dy):  # the other letter is to the right
+                if box[2] > lb[0] > box[0]:
+                    box[2] = lb[0]
+            elif dy > 0 and dy >= abs(dx) and box[3] > lb[1] > box[1]:  # below
+                box[3] = lb[1]
+    # ... and a later panel whose piece reaches back over an earlier one (tick labels of the
+    # panel above it) starts where the earlier one ends, if its letter stays inside
+    for k, box in enumerate(boxes):
+        for j, other in enumerate(boxes):
+            if j == k or not _overlap_area(box, other):
+                continue
+            dx, dy = letter_boxes[k][0] - letter_boxes[j][0], letter_boxes[k][1] - letter_boxes[j][1]
+            if dy > 0 and dy >= abs(dx):  # the other panel is above
+                if box[1] < other[3] <= letter_boxes[k][1]:
+                    box[1] = other[3]
+            elif dx > 0 and dx >= abs(dy) and box[0] < other[2] <= letter_boxes[k][0]:
+                box[0] = other[2]
+    # every letter needs a picture: a panel-sized piece, or (blot strips, a table: pieces
+    # each too thin to be a panel) a group of pieces that is panel-sized as a whole
+    min_side = 0.07 * side
+    for k, box in enumerate(boxes):
+        if not pictures[k] and (len(groups[k]) < 3 or min(box[2] - box[0], box[3] - box[1]) < min_side):
+            return None
+    for lb, box in zip(letter_boxes, boxes):
+        if lb[0] - box[0] > TOP_LEFT_SLACK * (box[2] - box[0]) or lb[1] - box[1] > TOP_LEFT_SLACK * (box[3] - box[1]):
+            return None
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            a, b = boxes[i], boxes[j]
+            inter = _overlap_area(a, b)
+            smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+            if inter > ANCHOR_MAX_OVERLAP * smaller:
+                return None
+    return [tuple(b) for b in boxes]  # type: ignore[misc]
+
+def _letter_groups(items: list[tuple[PixelBox, int | None]], letter_boxes: list[PixelBox], big: set, foot: bool) -> list[PixelBox] | None:
+    """One box per letter under one convention (head: top-left letters, boxes include the
+    letter; foot: letters under their panels, boxes are the pictures only), or None."""
+    groups = _group(items, big, foot=foot)
+    if groups is None or len(groups) != len(letter_boxes):
+        return None
+    side = max(max(b[2] for b, _ in items) - min(b[0] for b, _ in items), max(b[3] for b, _ in items) - min(b[1] for b, _ in items))
+    reach = max(4.0, TEXT_REACH * side)
+    out: list[PixelBox | None] = [None] * len(letter_boxes)
+    for g in groups:
+        ks = [l for _, l in g if l is not None]
+        if len(ks) != 1 or not any(l is None and b in big for b, l in g):
+            return None
+        lb = letter_boxes[ks[0]]
+        if foot:
+            pics = [b for b, l in g if l is None and b in big]
+            box = (min(b[0] for b in pics), min(b[1] for b in pics), max(b[2] for b in pics), max(b[3] for b in pics))
+            if lb[1] < box[3] - TOP_LEFT_SLACK * (box[3] - box[1]):
+                return None  # the letter must sit under (or at the bottom of) its pictures
+        else:
+            box = _grow_over_text(g, big, reach)
+            if lb[0] - box[0] > TOP_LEFT_SLACK * (box[2] - box[0]) or lb[1] - box[1] > TOP_LEFT_SLACK * (box[3] - box[1]):
+                return None
+        out[ks[0]] = box
+    return out  # type: ignore[return-value]
+
+
+def _grow_over_text(group: list[tuple[PixelBox, int | None]], big: set, reach: float) -> PixelBox:
+    """PixelBox of a head-letter group: its letter and pictures, then the text pieces (axis and
+    tick labels, legends, titles) within ``reach`` of it, ring by ring. An arrow or a stray
+    label further away stays out."""
+    core = [b for b, l in group if l is not None or b in big]
+    box = [min(b[0] for b in core), min(b[1] for b in core), max(b[2] for b in core), max(b[3] for b in core)]
+    rest = [b for b, l in group if l is None and b not in big]
+    changed = True
+    while changed:
+        changed = False
+        for b in list(rest):
+            if box_gap(tuple(box), b) <= reach:  # type: ignore[arg-type]
+                box = [min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])]
+                rest.remove(b)
+                changed = True
+    return tuple(box)  # type: ignore[return-value]
+
+
+def _overlap_area(a, b) -> int:
+    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))

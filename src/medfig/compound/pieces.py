@@ -1,0 +1,143 @@
+"""Pieces of the XY-cut reshaped around the panel letters read.
+
+- :func:`merge_unlettered_panels`: a piece without a letter (a colour bar, an EDX map beside
+  its STEM image) joins the lettered panel it belongs to, when the caption names fewer
+  panels than were cut.
+- :func:`split_at_letters`: a piece that holds two or more letters (panels the XY-cut could
+  not separate) is cut at the letters.
+
+Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
+"""
+
+from __future__ import annotations
+
+from medfig.compound.align import assign_labels_to_panels, box_gap, case_consistent, consistent_letters
+from medfig.geometry import PixelBox
+from medfig.text.subcaptions import ParsedCaption
+from medfig.vision.panel_labels import PanelLabel
+
+
+def _belongs_to(piece: list[int], panel: list[int]) -> bool:
+    """A piece belongs to a lettered panel when it is smaller, touches it (gap at most 3% of
+    the panel's longer side) and lines up with one of its edges (within 4%)."""
+    pw, ph = panel[2] - panel[0], panel[3] - panel[1]
+    side = max(pw, ph)
+    if (piece[2] - piece[0]) * (piece[3] - piece[1]) > 0.6 * pw * ph:
+        return False
+    if box_gap(tuple(piece), tuple(panel)) > 0.03 * side:  # type: ignore[arg-type]
+        return False
+    tol = 0.04 * side
+    return any(abs(piece[k] - panel[k]) <= tol for k in range(4))
+
+
+def merge_unlettered_panels(boxes: list[PixelBox], ocr_labels: list[PanelLabel], parsed: ParsedCaption) -> list[PixelBox]:
+    """When the caption names fewer panels than were cut and letters were read, a piece
+    without a letter (an EDX map beside its STEM image, a colour bar) joins the nearest
+    lettered panel, if the joined box overlaps no other panel. MedICaT's subfigure is the
+    lettered unit, not every separate picture."""
+    letters = [l for l in parsed.labels if len(l) == 1]
+    if not letters or len(boxes) <= len(letters):
+        return boxes
+    read, _ = consistent_letters(boxes, assign_labels_to_panels(boxes, case_consistent(ocr_labels, parsed), set(letters)))
+    if len(read) < 2:
+        return boxes
+    merged = {i: list(b) for i, b in enumerate(boxes)}
+    lettered = set(read)
+    for i in sorted((i for i in merged if i not in lettered), key=lambda i: (boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1])):
+        if len(merged) <= len(letters):
+            break
+        if i not in merged:
+            continue  # already taken in with a neighbour
+        best = None
+        for j in lettered:
+            a, b = merged[i], merged[j]
+            if not _belongs_to(a, b):
+                continue
+            union = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+            inside = [
+                k for k, o in merged.items()
+                if k not in (i, j) and k not in lettered and o[0] >= union[0] and o[1] >= union[1] and o[2] <= union[2] and o[3] <= union[3]
+            ]
+            clash = any(
+                k not in (i, j) and k not in inside
+                and min(union[2], o[2]) > max(union[0], o[0]) and min(union[3], o[3]) > max(union[1], o[1])
+                for k, o in merged.items()
+            )
+            if not clash:
+                gap = box_gap(tuple(a), tuple(b))  # type: ignore[arg-type]
+                if best is None or gap < best[0]:
+                    best = (gap, j, union, inside)
+        if best is not None:
+            merged[best[1]] = best[2]
+            for k in [i, *best[3]]:
+                del merged[k]
+    return [tuple(merged[i]) for i in sorted(merged)]  # type: ignore[misc]
+
+
+def split_at_letters(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> tuple[list[PixelBox], set]:
+    """A piece that holds two or more letters (panels the XY-cut could not separate: a chart
+    touching the photos beside it) is cut at the letters, recursively: at a letter's left
+    edge (letters side by side) or top edge (stacked), whichever separates the letters by
+    the wider margin."""
+    out: list[PixelBox] = []
+    new_big = set(big)
+    for b in pieces:
+        parts = _cut_at_letters(b, [lb for lb in letter_boxes if _heads_inside(lb, b)])
+        out.extend(parts)
+        if b in big and len(parts) > 1:
+            new_big.discard(b)
+            new_big.update(parts)
+    return out, new_big
+
+
+def row_gaps(boxes: list[PixelBox]) -> list[tuple[int, int]]:
+    """Blank horizontal bands [y0, y1) across the whole figure: rows no box covers."""
+    spans = sorted((b[1], b[3]) for b in boxes)
+    gaps: list[tuple[int, int]] = []
+    end = spans[0][1]
+    for y0, y1 in spans[1:]:
+        if y0 > end:
+            gaps.append((end, y0))
+        end = max(end, y1)
+    return gaps
+
+
+def _heads_inside(lb: PixelBox, b: PixelBox) -> bool:
+    """Does a letter head a part of piece ``b``: inside it, or just above its top edge
+    (within the letter's height) over its width?"""
+    h = lb[3] - lb[1]
+    return b[0] <= lb[0] < b[2] and b[1] - h <= lb[1] < b[3] and lb[2] <= b[2] + 2
+
+
+def _cut_at_letters(b: PixelBox, inside: list[PixelBox]) -> list[PixelBox]:
+    if not inside:
+        return [b]
+    # the piece's own top-left corner stands for the letter left of / above it (a chart
+    # piece that starts right of its letter and runs on into the next panel)
+    inside = inside + [(b[0], b[1], b[0], b[1])]
+    best = None
+    for axis in (1, 0):  # rows first on a tie: rows are usually the outer layout structure
+        order = sorted(inside, key=lambda lb: lb[axis])
+        extent = b[axis + 2] - b[axis]
+        for i in range(1, len(order)):
+            at = order[i][axis]
+            margin = at - max(lb[axis + 2] for lb in order[:i])
+            # no sliver cuts: a letter a few pixels in from the piece's edge heads all of it
+            if margin >= 0.1 * extent and b[axis] < at < b[axis + 2] and (best is None or margin > best[0]):
+                best = (margin, axis, at)
+    if best is None:
+        return [b]
+    _, axis, at = best
+    if axis == 0:
+        first, second = (b[0], b[1], at, b[3]), (at, b[1], b[2], b[3])
+    else:
+        first, second = (b[0], b[1], b[2], at), (b[0], at, b[2], b[3])
+    real = inside[:-1]
+    return _cut_at_letters(first, [lb for lb in real if _heads_inside(lb, first)]) + _cut_at_letters(
+        second, [lb for lb in real if _heads_inside(lb, second)]
+    )
+
+
+def within(a: PixelBox, b: PixelBox) -> bool:
+    """Does box ``a`` lie inside box ``b`` (edges may touch)?"""
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
