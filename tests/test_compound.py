@@ -371,7 +371,7 @@ def test_thin_frame_round_a_light_figure_is_not_a_dark_border():
 
 
 def test_text_blocks_do_not_snowball_along_a_rule():
-    from medfig.vision.subfigures import _is_rule, _merge_text
+    from medfig.vision.text_blocks import is_rule as _is_rule, merge_text as _merge_text
 
     # a column of tick labels, a panel letter, and pieces of one text line that overlap in
     # a staircase: the line joins, the column does not, nothing grows taller than ~1.5 lines

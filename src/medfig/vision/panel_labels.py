@@ -25,7 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from medfig.vision.subfigures import Box, PanelLayout, _is_rule
+from medfig.geometry import PixelBox
+from medfig.vision.subfigures import PanelLayout
+from medfig.vision.text_blocks import is_rule
 
 MIN_SCORE = 0.6
 REC_INPUT_WIDTH = 96  # px at the recogniser's 48 px input height: a padded glyph is ~50 px wide; 1.7x faster than 160
@@ -41,7 +43,7 @@ class PanelLabel:
     """A panel letter read in the figure. ``box``: pixels of the figure image, origin top-left."""
 
     text: str  # normalised: the letter/number only, case kept ("A", "b", "3")
-    box: Box
+    box: PixelBox
     score: float
     # no other ink within 0.4 of its height around it: a printed panel letter stands alone,
     # a glyph of a word or of a rotated axis title touches its neighbours
@@ -89,7 +91,7 @@ def normalise_label(text: str) -> str | None:
     return m[1] if m else None
 
 
-def _pad_crop(rgb: np.ndarray, box: Box, pad_fraction: float = 0.35) -> np.ndarray:
+def _pad_crop(rgb: np.ndarray, box: PixelBox, pad_fraction: float = 0.35) -> np.ndarray:
     """The box with a margin around it; where the margin leaves the image (a letter in the
     figure's corner) it is filled with the crop's background, as the recogniser expects
     some space round a glyph."""
@@ -109,7 +111,7 @@ def _pad_crop(rgb: np.ndarray, box: Box, pad_fraction: float = 0.35) -> np.ndarr
     return out
 
 
-def _corner_candidates(gray: np.ndarray, panel: Box, figure_side: int) -> list[Box]:
+def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int) -> list[PixelBox]:
     """Glyph-like connected components in the four corner windows of a panel."""
     import cv2
 
@@ -119,7 +121,7 @@ def _corner_candidates(gray: np.ndarray, panel: Box, figure_side: int) -> list[B
     win_h = int(min(ph, max(28, 0.25 * ph)))
     min_h = max(7, int(0.012 * figure_side))
     max_h = max(min_h + 2, int(min(0.3 * ph, 0.12 * figure_side + 12)))
-    found: list[tuple[float, Box]] = []
+    found: list[tuple[float, PixelBox]] = []
     for cx, cy in ((x0, y0), (x1 - win_w, y0), (x0, y1 - win_h), (x1 - win_w, y1 - win_h)):
         window = gray[cy : cy + win_h, cx : cx + win_w]
         if window.size == 0:
@@ -149,7 +151,7 @@ FREE_MARGIN = 0.4  # of the glyph height: the ring round a label that must be bl
 FREE_MAX_INK = 0.01  # share of that ring's pixels that may be ink (JPEG noise, a stray dot)
 
 
-def stands_free(gray: np.ndarray, box: Box) -> bool:
+def stands_free(gray: np.ndarray, box: PixelBox) -> bool:
     """Is the glyph in ``box`` (pixels, origin top-left) alone on its background: no ink in a
     ring of ``FREE_MARGIN`` of its height round it? Ink is any pixel far (> 80 grey levels)
     from the ring's median tone, so dark letters on white and white letters on a flat dark
@@ -169,14 +171,14 @@ def stands_free(gray: np.ndarray, box: Box) -> bool:
     return float(ink.mean()) <= FREE_MAX_INK
 
 
-def _letter_shaped(box: Box) -> bool:
+def _letter_shaped(box: PixelBox) -> bool:
     """Width/height of one glyph ("A", "m") or a bracketed letter ("(a)"); rotated axis
     titles and tick-label columns are taller and thinner, numbers like "100" wider."""
     ratio = (box[2] - box[0]) / max(1, box[3] - box[1])
     return 0.45 <= ratio <= 1.3 or 1.8 <= ratio <= 3.0
 
 
-def _has_close_neighbour(box: Box, blocks: list[Box]) -> bool:
+def _has_close_neighbour(box: PixelBox, blocks: list[PixelBox]) -> bool:
     """Another text block within 0.4 of this one's height, beside or above/below it."""
     reach = 0.4 * (box[3] - box[1])
     for o in blocks:
@@ -189,7 +191,7 @@ def _has_close_neighbour(box: Box, blocks: list[Box]) -> bool:
     return False
 
 
-def _overlaps(a: Box, b: Box) -> bool:
+def _overlaps(a: PixelBox, b: PixelBox) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
@@ -200,10 +202,10 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     rgb = np.asarray(image.convert("RGB"))
     gray = np.asarray(image.convert("L"))
     side = max(layout.width, layout.height)
-    candidates: list[Box] = []
+    candidates: list[PixelBox] = []
     for b in layout.text_blocks:
         w, h = b[2] - b[0], b[3] - b[1]
-        if 5 <= h <= 0.15 * side + 10 and w <= 3.2 * h + 6 and not _is_rule(b):
+        if 5 <= h <= 0.15 * side + 10 and w <= 3.2 * h + 6 and not is_rule(b):
             candidates.append(b)
     # letter-shaped blocks first ("(b)", "C"): rotated axis titles, tick-label columns and
     # wide numbers must not use up the recognition budget before the last panel's letter
@@ -219,7 +221,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     # (Reading blocks with ink round them after the corner glyphs saved 15% of recognitions
     # on real figures but lost letters on the synthetic set: "(a)" close under a panel.)
     per_panel = [_corner_candidates(gray, panel, side) for panel in layout.panels]
-    queue: list[tuple[Box, int | None]] = [(b, None) for b in candidates]
+    queue: list[tuple[PixelBox, int | None]] = [(b, None) for b in candidates]
     for rank in range(max((len(c) for c in per_panel), default=0)):
         queue.extend((c[rank], i) for i, c in enumerate(per_panel) if rank < len(c))
     labels: list[PanelLabel] = []
@@ -286,7 +288,7 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
         before = [k for k in read if k < m]
         after = [k for k in read if k > m]
         # (search window, axis the letter must line up on, coordinate it lines up with)
-        strips: list[tuple[Box, int, int]] = []
+        strips: list[tuple[PixelBox, int, int]] = []
         if before:
             p = read[max(before)].box
             nxt = read[min(after)].box if after else None
@@ -300,7 +302,7 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
             q = read[min(after)].box
             strips.append(((0, max(0, q[1] - h // 2), q[0], min(H, q[3] + h // 2)), 1, q[1]))  # row of the next letter
             strips.append(((max(0, q[0] - h), 0, min(W, q[2] + h), q[1]), 0, q[0]))  # column of the next letter, above it
-        cands: list[tuple[float, Box]] = []
+        cands: list[tuple[float, PixelBox]] = []
         for (x0, y0, x1, y1), axis, at in strips:
             if x1 - x0 < h // 2 or y1 - y0 < h // 2:
                 continue

@@ -12,7 +12,8 @@ The leaves of the cut are then sorted into
   ``MIN_PANEL_SIDE_FRACTION`` of the figure's longer side), and
 - text blocks: everything smaller (panel letters such as "(a)", axis labels,
   caption lines that DeepFigures-style crops carry along). Neighbouring small
-  leaves on one text line are merged so "(", "a", ")" become one block.
+  leaves on one text line are merged so "(", "a", ")" become one block
+  (:mod:`medfig.vision.text_blocks`, which also lets a chart panel take in its axis text).
 
 All boxes are ``[x0, y0, x1, y1]`` in pixels of the given image, origin top-left,
 x1/y1 exclusive.
@@ -25,7 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from PIL import Image
 
-Box = tuple[int, int, int, int]
+from medfig.geometry import PixelBox
+from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
 
 # A row/column is background when at most this fraction of its pixels are ink.
 GAP_INK_FRACTION = 0.004
@@ -41,10 +43,6 @@ DARK_LEVEL = 24
 DARK_SPLIT_BALANCE = 0.2
 # Thinner slivers are rulers, colour bars or image borders, not panels.
 MAX_PANEL_ASPECT = 6.0
-# Charts and diagrams (ink covers less than this share of the panel box) take in the text
-# blocks within this fraction of the figure's longer side: axis labels, ticks, titles.
-CHART_INK_DENSITY = 0.3
-CHART_TEXT_REACH = 0.02
 # Analysis happens on a copy whose longer side is at most this (speed); boxes are scaled back.
 ANALYSIS_MAX_SIDE = 1200
 
@@ -55,8 +53,8 @@ class PanelLayout:
 
     width: int
     height: int
-    panels: list[Box] = field(default_factory=list)
-    text_blocks: list[Box] = field(default_factory=list)
+    panels: list[PixelBox] = field(default_factory=list)
+    text_blocks: list[PixelBox] = field(default_factory=list)
     background_light: bool = True
 
     @property
@@ -126,7 +124,7 @@ def _runs(is_gap: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     return runs
 
 
-def _trim(ink: np.ndarray, box: Box) -> Box | None:
+def _trim(ink: np.ndarray, box: PixelBox) -> PixelBox | None:
     x0, y0, x1, y1 = box
     sub = ink[y0:y1, x0:x1]
     rows = np.flatnonzero(sub.any(axis=1))
@@ -173,7 +171,7 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
     return runs
 
 
-def _rectangular(ink: np.ndarray, box: Box) -> bool:
+def _rectangular(ink: np.ndarray, box: PixelBox) -> bool:
     """Does the content fill its box like a pasted image (ink all along its edges)?
     An object photographed on black (a leg in a CT slice) touches its box at a few points."""
     x0, y0, x1, y1 = box
@@ -182,7 +180,7 @@ def _rectangular(ink: np.ndarray, box: Box) -> bool:
     return float(np.mean(edges)) >= 0.6
 
 
-def _dark_cut_ok(ink: np.ndarray, pieces: list[Box], fig_w: int, fig_h: int) -> bool:
+def _dark_cut_ok(ink: np.ndarray, pieces: list[PixelBox], fig_w: int, fig_h: int) -> bool:
     """A cut along a dark gap is kept only between two or more rectangular pieces of
     comparable size, so an inset on a black MRI, two legs in one CT slice, or a letter
     in a black corner are not split off."""
@@ -207,7 +205,7 @@ def _dark_cut_ok(ink: np.ndarray, pieces: list[Box], fig_w: int, fig_h: int) -> 
 ALIGN_TOLERANCE = 0.05  # of the pieces' extent: edges this close count as lined up
 
 
-def _lined_up(pieces: list[Box]) -> bool:
+def _lined_up(pieces: list[PixelBox]) -> bool:
     """Do the pieces share their top and bottom (side by side) or left and right (stacked)?"""
     for lo, hi in ((1, 3), (0, 2)):
         extent = max(p[hi] for p in pieces) - min(p[lo] for p in pieces)
@@ -220,9 +218,9 @@ def _lined_up(pieces: list[Box]) -> bool:
 def _cut(
     ink: np.ndarray,
     gray: np.ndarray,
-    box: Box,
+    box: PixelBox,
     min_gap: int,
-    leaves: list[Box],
+    leaves: list[PixelBox],
     depth: int = 0,
     dark: bool = False,
     trim_ink: np.ndarray | None = None,
@@ -256,7 +254,7 @@ def _cut(
             False,
         )
 
-    pieces: list[Box] = []
+    pieces: list[PixelBox] = []
     for rows, cols, checked in options():
         if not rows and not cols:
             continue
@@ -285,7 +283,7 @@ def _cut(
 FLAT_BLACK = 3  # page black a composite is pasted on: no image noise at all
 
 
-def _trim_flat_black(gray: np.ndarray, box: Box) -> Box:
+def _trim_flat_black(gray: np.ndarray, box: PixelBox) -> PixelBox:
     """Cut off the page's flat black (all pixels <= FLAT_BLACK) round a panel of a dark
     figure: the black gaps the XY-cut did not cut leave the outer panels reaching to the
     figure edge. A radiograph's own dark margin carries noise and is kept."""
@@ -301,7 +299,7 @@ def _trim_flat_black(gray: np.ndarray, box: Box) -> Box:
     return trimmed if tw * th >= 0.5 * (x1 - x0) * (y1 - y0) else box
 
 
-def _is_panel(box: Box, width: int, height: int) -> bool:
+def _is_panel(box: PixelBox, width: int, height: int) -> bool:
     w, h = box[2] - box[0], box[3] - box[1]
     longest = max(width, height)
     return (
@@ -309,92 +307,6 @@ def _is_panel(box: Box, width: int, height: int) -> bool:
         and min(w, h) >= max(12, MIN_PANEL_SIDE_FRACTION * longest)
         and w * h >= MIN_PANEL_AREA_FRACTION * width * height
     )
-
-
-def _is_rule(box: Box) -> bool:
-    """A thin line (a frame edge, an underline, a bracket bar): not text, and merged with
-    text it would join everything along its length into one block."""
-    w, h = box[2] - box[0], box[3] - box[1]
-    return min(w, h) <= 3 and max(w, h) >= 8 * min(w, h)
-
-
-def _merge_text(boxes: list[Box]) -> list[Box]:
-    """Join small leaves that sit on one text line with small horizontal gaps.
-
-    Pairs are tested all at once (numpy) and merged in passes (each block joins at most one
-    other per pass, closest gap first) until nothing joins: a chart leaves hundreds of tick
-    and legend glyphs, and a pairwise Python loop over them cost ~0.1 s per figure."""
-    blocks = np.array(sorted(boxes, key=lambda b: (b[1], b[0])), dtype=np.int64).reshape(-1, 4)
-    line_h = blocks[:, 3] - blocks[:, 1]  # tallest original piece in each block: its line height
-    while len(blocks) > 1:
-        x0, y0, x1, y1 = (blocks[:, k] for k in range(4))
-        h = y1 - y0
-        hmax = np.maximum(h[:, None], h[None, :])
-        lmax = np.maximum(line_h[:, None], line_h[None, :])
-        v_overlap = np.minimum(y1[:, None], y1[None, :]) - np.maximum(y0[:, None], y0[None, :])
-        h_gap = np.maximum(x0[:, None], x0[None, :]) - np.minimum(x1[:, None], x1[None, :])
-        merged_h = np.maximum(y1[:, None], y1[None, :]) - np.minimum(y0[:, None], y0[None, :])
-        # one text line: the join must stay about one line tall, otherwise a chain of
-        # overlapping pieces (tick labels, a rotated axis title, legend rows) snowballs
-        # into one block that covers a whole chart and hides its panel letter
-        ok = (v_overlap >= 0.4 * np.minimum(h[:, None], h[None, :])) & (h_gap <= 0.6 * hmax) & (merged_h <= 1.5 * lmax)
-        ok = np.triu(ok, 1)
-        ii, jj = np.nonzero(ok)
-        if ii.size == 0:
-            break
-        order = np.argsort(h_gap[ii, jj], kind="stable")
-        used = np.zeros(len(blocks), dtype=bool)
-        keep = np.ones(len(blocks), dtype=bool)
-        for i, j in zip(ii[order], jj[order]):
-            if used[i] or used[j]:
-                continue
-            used[i] = used[j] = True
-            a, b = blocks[i], blocks[j]
-            blocks[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-            line_h[i] = max(line_h[i], line_h[j])
-            keep[j] = False
-        blocks, line_h = blocks[keep], line_h[keep]
-    return [tuple(int(v) for v in b) for b in blocks]  # type: ignore[misc]
-
-
-def _ink_density(ink: np.ndarray, box: Box) -> float:
-    x0, y0, x1, y1 = box
-    return float(ink[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
-
-
-def _absorb_chart_text(panels: list[Box], text: list[Box], ink: np.ndarray, side: int) -> list[Box]:
-    """A chart's axis labels, tick labels and title are cut off its plot area by white
-    gaps; they belong to the panel. Sparse panels (charts, diagrams: little ink inside)
-    take in the text blocks next to them, one ring at a time, never growing into another
-    panel. Dense panels (photographs, radiology) keep their edges: a letter or a caption
-    line under them is not part of the image."""
-    reach = max(4, round(CHART_TEXT_REACH * side))
-    out = list(panels)
-    for idx, panel in enumerate(panels):
-        if _ink_density(ink, panel) >= CHART_INK_DENSITY:
-            continue
-        box = list(panel)
-        changed = True
-        while changed:
-            changed = False
-            for t in text:
-                if t[0] >= box[0] and t[1] >= box[1] and t[2] <= box[2] and t[3] <= box[3]:
-                    continue
-                dx = max(0, max(t[0], box[0]) - min(t[2], box[2]))
-                dy = max(0, max(t[1], box[1]) - min(t[3], box[3]))
-                if max(dx, dy) > reach:
-                    continue
-                grown = [min(box[0], t[0]), min(box[1], t[1]), max(box[2], t[2]), max(box[3], t[3])]
-                if any(
-                    j != idx and min(grown[2], o[2]) > max(grown[0], o[0]) and min(grown[3], o[3]) > max(grown[1], o[1])
-                    for j, o in enumerate(out)
-                ):
-                    continue
-                box = grown
-                changed = True
-        out[idx] = tuple(box)  # type: ignore[assignment]
-    return out
-
 
 def find_panels(image: Image.Image) -> PanelLayout:
     """Split a figure image into panel boxes and small text blocks (see module doc)."""
@@ -409,7 +321,7 @@ def find_panels(image: Image.Image) -> PanelLayout:
     background, light = _background_mask(gray)
     ink = ~background
     h, w = gray.shape
-    leaves: list[Box] = []
+    leaves: list[PixelBox] = []
     # 2 px keeps the thin white rules between tightly packed radiology panels.
     if light:
         _cut(ink, gray, (0, 0, w, h), min_gap=2, leaves=leaves)
@@ -420,15 +332,15 @@ def find_panels(image: Image.Image) -> PanelLayout:
     panels = [b for b in leaves if _is_panel(b, w, h)]
     small = [b for b in leaves if not _is_panel(b, w, h)]
     # rules stay separate blocks (a chart's axis line bridges its tick labels to the plot)
-    text = _merge_text([b for b in small if not _is_rule(b)]) + [b for b in small if _is_rule(b)]
+    text = merge_text([b for b in small if not is_rule(b)]) + [b for b in small if is_rule(b)]
     # A text block can swallow nothing that is a panel; drop specks (JPEG noise).
     text = [b for b in text if (b[2] - b[0]) * (b[3] - b[1]) >= 12]
     if light:
-        panels = _absorb_chart_text(panels, text, ink, max(w, h))
+        panels = absorb_chart_text(panels, text, ink, max(w, h))
     else:
         panels = [_trim_flat_black(gray, b) for b in panels]
 
-    def back(b: Box) -> Box:
+    def back(b: PixelBox) -> PixelBox:
         if scale == 1.0:
             return b
         return (

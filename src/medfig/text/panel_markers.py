@@ -1,0 +1,221 @@
+r"""Panel markers in a figure caption: ``(a)``, ``A:``, ``(A–C)``, ``(left)``, ``Top row:``.
+
+:func:`find_markers` finds them (the kinds recognised are listed in
+:mod:`medfig.text.subcaptions`), expands ranges and lists ("A–C" -> a, b, c), groups
+adjacent ones ("(a) and (b)") and drops letters that cannot be panels. Also here: the
+sentence and clause boundaries both the marker finder and the subcaption splitter use.
+
+Offsets are character offsets into the caption as given.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_DASH = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+_L = r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])"  # a one-letter word
+_LIST_SEP = rf"\s*(?:[,;&/]|and|or|[{_DASH}]|to)\s*"
+# "(a)", "(a, b)", "(A–C)", "(a and c)", "[b]"
+BRACKETED = re.compile(rf"[\(\[]\s*({_L}(?:{_LIST_SEP}{_L})*)\s*[\)\]]")
+# "a)" at a clause start (not "(a)")
+_HALF_BRACKET = re.compile(rf"(?<![\(\w])({_L})\)")
+# "a, b Schematic", "c–e SEM", "A: ...", "B. ..." at a clause start
+_LEADING_LETTERS = re.compile(rf"({_L}(?:{_LIST_SEP}{_L})*)(?:\s*[:.,]\s+|\s+)(?=[A-Z(\d\w])")
+_POSITION_WORDS = r"(?:upper|lower|top|bottom|middle|center|centre|left|right|first|second|third|fourth)"
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
+_POSITION = re.compile(
+    rf"[\(\[]\s*((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column))?)\s*[\)\]]"
+    rf"|(?:(?<=^)|(?<=[.;:]\s))((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*[:,]",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(
+    r"(?<!\b[Ff]ig)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bDr)(?<!\bet al)(?<!\b[A-Za-z])(?<!\bca)(?<!\bapprox)"
+    r"[.!?](?=\s+[A-Za-z(\[]|\s*$)"
+)
+_CLAUSE_PUNCT = ";:"
+# "... in a. " or a dotted abbreviation ("... as s.e.m. ", "s.d. ") right before a marker
+_LETTER_SENTENCE_END = re.compile(r"(?:\s|[a-z]\.)[a-z]\.\s+$")
+SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class Marker:
+    """A panel marker found in a caption. ``start``/``end``: character offsets."""
+
+    labels: list[str]  # letters lower-cased, or position words ("left", "top-right")
+    start: int
+    end: int
+    kind: str  # bracketed | half | leading | position
+    leading: bool = True
+
+
+def expand_labels(text: str) -> list[str]:
+    """``"a, b"`` -> [a, b]; ``"A–C"`` -> [a, b, c]; ``"b and c"`` -> [b, c]; lower-case, no repeats."""
+    parts = re.split(rf"\s*((?:[{_DASH}]|\bto\b))\s*|\s*(?:[,;&/]|\band\b|\bor\b)\s*", text.strip())
+    out: list[str] = []
+    range_next = False
+    for part in parts:
+        if part is None or part == "":
+            continue
+        if re.fullmatch(rf"[{_DASH}]|to", part):
+            range_next = True
+            continue
+        if not re.fullmatch(_L, part):
+            continue
+        low = part.lower()
+        if range_next and out and out[-1] < low and ord(low) - ord(out[-1]) <= 12:
+            out.extend(chr(c) for c in range(ord(out[-1]) + 1, ord(low) + 1))
+        elif low not in out:
+            out.append(low)
+        range_next = False
+    return out
+
+
+def sentence_spans(caption: str, start: int) -> list[tuple[int, int]]:
+    spans = []
+    pos = start
+    for m in _SENTENCE_END.finditer(caption, start):
+        spans.append((pos, m.end()))
+        pos = m.end()
+    if pos < len(caption):
+        spans.append((pos, len(caption)))
+    return [(a, b) for a, b in spans if caption[a:b].strip()]
+
+
+def clause_start(caption: str, pos: int, floor: int) -> int:
+    """Start of the clause containing ``pos``: after the last ; : or sentence end before it."""
+    best = floor
+    for i in range(pos - 1, floor - 1, -1):
+        ch = caption[i]
+        if ch in _CLAUSE_PUNCT or (ch in ".!?" and _SENTENCE_END.match(caption, i)):
+            best = i + 1
+            break
+    return best
+
+
+def only_punct(text: str) -> bool:
+    return not re.search(r"[A-Za-z0-9]", text)
+
+
+def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
+    markers: list[Marker] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in taken)
+
+    for m in BRACKETED.finditer(caption, body_start):
+        inner = m[1]
+        labels = expand_labels(inner)
+        # "(T)" in "(T) cells"? keep only letters; a lone capital inside a word-y context is still fine
+        if not labels:
+            continue
+        markers.append(Marker(labels, m.start(), m.end(), "bracketed"))
+        taken.append((m.start(), m.end()))
+    for m in _POSITION.finditer(caption, body_start):
+        text = (m[1] or m[2] or "").lower()
+        parts = re.split(r"[\s-]+", text)
+        words = [w for w in parts if w not in ("panel", "panels", "image", "images", "row", "rows", "column", "columns")]
+        if not words or not free(m.start(), m.end()):
+            continue
+        kind = next((w.rstrip("s") for w in parts if w.rstrip("s") in ("row", "column")), None)
+        words = [_ORDINALS.get(w, w) for w in words]
+        label = f"{kind}-{'-'.join(words)}" if kind else "-".join(words)
+        markers.append(Marker([label], m.start(), m.end(), "position"))
+        taken.append((m.start(), m.end()))
+    for m in _HALF_BRACKET.finditer(caption, body_start):
+        if free(m.start(), m.end()) and only_punct(caption[clause_start(caption, m.start(), body_start) : m.start()]):
+            markers.append(Marker(expand_labels(m[1]), m.start(), m.end(), "half"))
+            taken.append((m.start(), m.end()))
+    # Leading bare letters: only a run in alphabetical order counts.
+    leading: list[Marker] = []
+    for m in _LEADING_LETTERS.finditer(caption, body_start):
+        if not free(m.start(), m.end()):
+            continue
+        if m.start() > body_start and not only_punct(caption[clause_start(caption, m.start(), body_start) : m.start()]):
+            # "... obtained at 0.30 V in a. d Chronoamperometric ...": a sentence that ends on a
+            # panel letter is not taken for an initial; the run order below still guards it
+            if not _LETTER_SENTENCE_END.search(caption, body_start, m.start()):
+                continue
+        if m.start() > 0 and caption[m.start() - 1].isalnum():
+            continue
+        leading.append(Marker(expand_labels(m[1]), m.start(), m.end(), "leading"))
+    seen: list[str] = []
+    for mk in leading:
+        first = mk.labels[0]
+        expected = chr(ord(seen[-1]) + 1) if seen else "a"
+        if first == expected:
+            markers.append(mk)
+            seen.extend(mk.labels)
+    if len(seen) < 2:
+        markers = [m for m in markers if m.kind != "leading"]
+    bare = [m for m in markers if m.kind == "leading"]
+    bracketed = [m for m in markers if m.kind in ("bracketed", "half")]
+    if bare and bracketed:
+        bare_upper = sum(caption[m.start].isupper() for m in bare) > len(bare) / 2
+        br_upper = sum(caption[m.start + 1].isupper() for m in bracketed) > len(bracketed) / 2
+        if bare_upper == br_upper:
+            # Nature style "a, b Schematic of the process (a) ...": brackets are in-text references
+            markers = [m for m in markers if m.kind not in ("bracketed", "half")]
+        else:
+            # "(a) The retina ... A: optic nerve disc": capitals name structures inside panel a
+            markers = [m for m in markers if m.kind != "leading"]
+    # markers inside scale-bar statements ("Scale bars, 5 µm (c), 500 nm (d)") are not panel text
+    for a, b in sentence_spans(caption, body_start):
+        if SCALE.search(caption, a, b) and re.match(r"\s*(?:scale|bars?|original)", caption[a:b], re.IGNORECASE):
+            markers = [m for m in markers if not a <= m.start < b]
+    markers.sort(key=lambda m: m.start)
+    return _plausible(_group(caption, markers))
+
+
+_GROUP_GLUE = re.compile(rf"[{_DASH}\s,;&()\[\]]*(?:(?:and|or|to)[\s()\[\]]*)?[{_DASH}\s()\[\]]*")
+
+
+def _group(caption: str, markers: list[Marker]) -> list[Marker]:
+    """``(a) and (b) Note ...``, ``(a)–(c) Reconstruction``, ``((a), (b))``: one marker."""
+    out: list[Marker] = []
+    for m in markers:
+        prev = out[-1] if out else None
+        if prev is not None and prev.kind != "position" and m.kind != "position":
+            between = caption[prev.end : m.start]
+            glue = _GROUP_GLUE.fullmatch(between)
+            if glue is not None:
+                labels = list(prev.labels)
+                if re.search(rf"[{_DASH}]|\bto\b", between) and labels and m.labels and labels[-1] < m.labels[0]:
+                    labels += [chr(c) for c in range(ord(labels[-1]) + 1, ord(m.labels[0]))]
+                labels += [l for l in m.labels if l not in labels]
+                # a closing bracket right after the group belongs to it: "((a), (b))"
+                end = m.end
+                if caption[end : end + 1] == ")" and caption[prev.start - 1 : prev.start] == "(":
+                    end += 1
+                    start = prev.start - 1
+                else:
+                    start = prev.start
+                out[-1] = Marker(labels, start, end, prev.kind)
+                continue
+        out.append(m)
+    return out
+
+
+def _plausible(markers: list[Marker]) -> list[Marker]:
+    """Drop letter markers that cannot be panels: panels run a, b, c... with few gaps."""
+    letters = sorted({l for m in markers if m.kind != "position" for l in m.labels})
+    if not letters:
+        return markers
+    allowed: set[str] = set()
+    expected = "a"
+    for l in letters:
+        if ord(l) - ord(expected) <= 1:  # tolerate one missing letter
+            allowed.add(l)
+            expected = chr(ord(l) + 1)
+    out = []
+    for m in markers:
+        if m.kind == "position":
+            out.append(m)
+            continue
+        kept = [l for l in m.labels if l in allowed]
+        if kept:
+            m.labels = kept
+            out.append(m)
+    return out
