@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from medfig.pipeline.executors import TaskFailure, article_failure, failure_result  # noqa: F401 (re-exported)
+from medfig.pipeline.failures import TaskFailure, article_failure
 from medfig.records import MedfigError
 
 _STOP = None

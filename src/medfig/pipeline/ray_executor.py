@@ -34,7 +34,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 
-from medfig.pipeline.executors import TaskFailure
+from medfig.pipeline.failures import TaskFailure
 
 MAX_RETRIES = 1  # a worker killed under an article: retry once more before recording an error
 
