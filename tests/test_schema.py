@@ -66,6 +66,10 @@ def test_figures_and_articles_tables_hold_every_record_field():
     assert table_fields == {schema.TABLE.field(i).name for i in range(schema.TABLE.num_fields)}
 
 
+def test_exclusions_table_matches_the_record():
+    _check(records.Exclusion, schema.EXCLUSIONS)
+
+
 def test_every_dataset_table_has_article_key_first():
     for name, table_schema in schema.DATASET_TABLES.items():
         assert table_schema.names[0] == "article_key", name

@@ -13,9 +13,10 @@ A release's ledger holds the build's rows and its own, so ``medfig why`` answers
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from medfig.dataset import DatasetFolder
+from medfig.records import Exclusion
 
 BUILD, CURATE = "build", "curate"
 
@@ -28,31 +29,28 @@ def build_exclusions(figures: list[dict], errors: list[dict], removed: list[dict
     unstored = [f for f in figures if f["image_status"] != "ok"]
     by_message = {(f["article_key"], f["image_error"]): f for f in unstored if f.get("image_error")}
     file_of: dict[tuple[str, str], str | None] = {}
-    rows = []
+    rows: list[Exclusion] = []
     for error in errors:
         figure = by_message.get((error["article_key"], error["message"])) if error["stage"] == "image" else None
         if figure is not None:
             file_of[(figure["article_key"], figure["figure_id"])] = error["file"]
             continue
-        rows.append({"article_key": error["article_key"], "figure_id": None, "phase": BUILD,
-                     "step": error["stage"], "reason": f"{error['stage']}_error", "detail": error["message"],
-                     "file": error["file"]})
+        rows.append(Exclusion(error["article_key"], None, BUILD, error["stage"], f"{error['stage']}_error",
+                              error["message"], error["file"]))
     for figure in unstored:
         key = (figure["article_key"], figure["figure_id"])
-        rows.append({"article_key": key[0], "figure_id": key[1], "phase": BUILD, "step": "image",
-                     "reason": f"image_{figure['image_status']}", "detail": figure.get("image_error") or "",
-                     "file": file_of.get(key, figure.get("graphic_file"))})
+        rows.append(Exclusion(key[0], key[1], BUILD, "image", f"image_{figure['image_status']}",
+                              figure.get("image_error") or "", file_of.get(key, figure.get("graphic_file"))))
     for gone in removed:
-        rows.append({"article_key": gone["article_key"], "figure_id": None, "phase": BUILD, "step": "removed",
-                     "reason": gone["reason"].replace(" ", "_"), "detail": gone.get("detail") or "", "file": None})
-    return rows
+        rows.append(Exclusion(gone["article_key"], None, BUILD, "removed", gone["reason"].replace(" ", "_"),
+                              gone.get("detail") or ""))
+    return [asdict(row) for row in rows]
 
 
 def curate_exclusions(drops: list[dict], figures_by_key: dict[tuple[str, str], dict]) -> list[dict]:
     """Ledger rows of curate's drops; ``file`` is the dropped figure's stored image."""
-    return [{"article_key": d["article_key"], "figure_id": d["figure_id"], "phase": CURATE, "step": d["step"],
-             "reason": d["reason"], "detail": d.get("detail") or "",
-             "file": (figures_by_key.get((d["article_key"], d["figure_id"])) or {}).get("image_path")}
+    return [asdict(Exclusion(d["article_key"], d["figure_id"], CURATE, d["step"], d["reason"], d.get("detail") or "",
+                             (figures_by_key.get((d["article_key"], d["figure_id"])) or {}).get("image_path")))
             for d in drops]
 
 

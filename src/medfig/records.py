@@ -124,14 +124,17 @@ class ErrorRecord:
 
 
 @dataclass(slots=True)
-class Drop:
-    """A figure removed by a pipeline step, with the reason."""
+class Exclusion:
+    """Why an article or a figure is not in a dataset or release, or a problem met on the way
+    (one row of the exclusion ledger, :mod:`medfig.ledger`). ``figure_id`` None: the whole article."""
 
-    article: str
-    figure_id: str
-    step: str
-    reason: str
+    article_key: str
+    figure_id: str | None
+    phase: str  # build | curate
+    step: str  # the build step or curate step
+    reason: str  # a short stable code (image_missing, not_allowed, duplicate ...)
     detail: str = ""
+    file: str | None = None
 
 
 class MedfigError(Exception):

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     from medfig.curate.licence import PRESETS
 
-    p = sub.add_parser("curate", help="filter a built dataset into a release (every drop explained in drops.parquet)")
+    p = sub.add_parser("curate", help="filter a built dataset into a release (every drop explained in its exclusions ledger: medfig why)")
     p.add_argument("dataset", help="folder written by `medfig build`")
     p.add_argument("-o", "--output", required=True, help="release folder to write")
     p.add_argument("--licence", choices=sorted(PRESETS), default="rocov2",
