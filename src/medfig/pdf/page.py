@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from statistics import median
 
+from medfig.geometry import union
 from medfig.pdf.page_objects import read_graphics
 from medfig.pdf.page_space import display_matrix
 from medfig.pdf.page_text import group_words, read_chars
@@ -78,8 +79,7 @@ def _split_line_number(line: Line) -> list[Line]:
 
 def _make_line(words: list[Word]) -> Line:
     sizes = Counter(round(w.size, 1) for w in words)
-    box = (min(w.box[0] for w in words), min(w.box[1] for w in words), max(w.box[2] for w in words), max(w.box[3] for w in words))
-    return Line(words=words, box=box, size=sizes.most_common(1)[0][0])
+    return Line(words=words, box=union(w.box for w in words), size=sizes.most_common(1)[0][0])
 
 
 def read_page(pdf_page, index: int) -> PageData:

@@ -13,7 +13,7 @@ import re
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from medfig.geometry import PointBox, edge_distance, inside_fraction
+from medfig.geometry import PointBox, edge_distance, inside_fraction, union
 from medfig.pdf.labels import parse_label
 from medfig.pdf.layout import LayoutBox
 from medfig.pdf.page_image import MIN_LINE_PT, grow_text_block, text_block_at, text_line_bands, to_px
@@ -82,8 +82,7 @@ def _caption_from_block(rgb: np.ndarray, block: LayoutBox, dpi: float, page_inde
     lines = ocr_lines(rgb, block.box, dpi)
     lines[0] = (fix_ocr_label(lines[0][0]), *lines[0][1:]) if lines else first[0]
     text = " ".join(" ".join(t for t, _, _ in lines).split())
-    box = (min(b[0] for _, b, _ in lines), min(b[1] for _, b, _ in lines),
-           max(b[2] for _, b, _ in lines), max(b[3] for _, b, _ in lines))
+    box = union(b for _, b, _ in lines)
     score = 2.0 + (1.0 if labelled_by_detector else 0.0) + (1.0 if label.delimiter else 0.0)
     return PdfCaption(name=label.name, fig_type=label.fig_type, kind=label.kind, number=label.number,
                       label=label.printed, page=page_index, box_pt=box, text=text, score=score)
