@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 
 from medfig.curate.run import CurateOptions, curate
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from harness import DATA
 
 
 def replicated_dataset(work: Path, copies: int = 9) -> Path:

@@ -17,17 +17,15 @@ import json
 import statistics
 import time
 from collections import defaultdict
-from pathlib import Path
 
 from medfig.pdf.extract import extract_pdf
 from medfig.pdf.layout import get_detector
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-GOLD = Path(__file__).resolve().parent / "gold" / "pdf_figures" / "gold.json"
+from harness import DATA, PDF_GOLD
 
 
 def main() -> None:
-    papers = json.loads(GOLD.read_text())["papers"]
+    papers = json.loads(PDF_GOLD.read_text())["papers"]
     get_detector()
     print(f"{'mode':8s} {'pages':>5s} {'s/page':>7s} {'cpu s/page':>10s} {'median s/page':>13s} {'max s/page':>10s} "
           f"{'text':>6s} {'capt':>6s} {'render':>6s} {'layout':>6s} {'regions':>7s}   (s/page by stage)")

@@ -24,7 +24,7 @@ from lxml import etree
 from medfig.jats.parse import parse_jats
 from medfig.pipeline.build import build
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from harness import add_data_argument
 
 
 def _best_rate(fn, n_items: int, repeat: int) -> tuple[float, float]:
@@ -39,7 +39,7 @@ def _best_rate(fn, n_items: int, repeat: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    add_data_argument(parser)
     args = parser.parse_args()
     hindawi = args.data / "pmc_hindawi_xml_pdf"
     files = sorted(hindawi.glob("*/fulltext.xml"))
