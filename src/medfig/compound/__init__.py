@@ -22,6 +22,7 @@ from PIL import Image
 from medfig.compound.align import heuristic_alignment, label_alignment
 from medfig.compound.partition import anchor_panels_on_letters
 from medfig.compound.pieces import merge_unlettered_panels
+from medfig.geometry import PixelBox, area
 from medfig.records import InlineRef, Subfigure
 from medfig.text.subcaptions import ParsedCaption, parse_subcaptions
 from medfig.vision.panel_labels import PanelLabel, find_panel_labels
@@ -59,10 +60,10 @@ def _as_image(image: Image.Image | str | Path | bytes) -> Image.Image:
     return Image.open(image).convert("RGB")
 
 
-def _panel_score(box: tuple[int, int, int, int], layout: PanelLayout, labelled: bool) -> float:
+def _panel_score(box: PixelBox, layout: PanelLayout, labelled: bool) -> float:
     """Confidence of a panel box: big, label-confirmed panels score high."""
-    area = (box[2] - box[0]) * (box[3] - box[1]) / float(layout.width * layout.height or 1)
-    base = 0.75 + 0.15 * min(1.0, area * len(layout.panels))
+    share = area(box) / float(layout.width * layout.height or 1)
+    base = 0.75 + 0.15 * min(1.0, share * len(layout.panels))
     return round(min(1.0, base + (0.1 if labelled else 0.0)), 4)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from medfig.geometry import PixelBox
+from medfig.geometry import PixelBox, centre
 from medfig.text.subcaptions import ParsedCaption
 from medfig.vision.panel_labels import PanelLabel
 
@@ -112,8 +112,9 @@ def _position_panel(label: str, boxes: list[PixelBox]) -> int | None:
     """Index of the box at a named position ("left", "top-right", "middle")."""
     if not boxes:
         return None
-    cx = np.array([(b[0] + b[2]) / 2 for b in boxes])
-    cy = np.array([(b[1] + b[3]) / 2 for b in boxes])
+    centres = [centre(b) for b in boxes]
+    cx = np.array([c[0] for c in centres])
+    cy = np.array([c[1] for c in centres])
     score = np.zeros(len(boxes))
     words = label.split("-")
     for w in words:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from medfig.compound.align import box_gap, case_consistent
 from medfig.compound.letter_grid import infer_missing_letters, next_letters
 from medfig.compound.pieces import row_gaps, split_at_letters, within
-from medfig.geometry import PixelBox
+from medfig.geometry import PixelBox, area, centre, intersection, union
 from medfig.text.subcaptions import ParsedCaption
 from medfig.vision.panel_labels import PanelLabel
 
@@ -163,7 +163,7 @@ def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: li
         return None
     groups: list[list[PixelBox]] = [[] for _ in letter_boxes]
     for b in pics:
-        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        cx, cy = centre(b)
         best = None
         for k, lb in enumerate(letter_boxes):
             if lb[1] < cy:
@@ -178,7 +178,7 @@ def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: li
     for lb, g in zip(letter_boxes, groups):
         if not g:
             return None
-        box = (min(b[0] for b in g), min(b[1] for b in g), max(b[2] for b in g), max(b[3] for b in g))
+        box = union(g)
         w = box[2] - box[0]
         lcx = (lb[0] + lb[2]) / 2
         if not (box[0] + 0.2 * w <= lcx <= box[2] - 0.2 * w) or lb[1] < box[3] - TOP_LEFT_SLACK * (box[3] - box[1]):
@@ -186,7 +186,7 @@ def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: li
         boxes.append(box)
     # a chart's axis and tick labels (text pieces next to its plot, above its letter) join it
     everything = pics + list(letter_boxes)
-    side = max(max(b[2] for b in everything) - min(b[0] for b in everything), max(b[3] for b in everything) - min(b[1] for b in everything))
+    side = _longer_side(everything)
     reach = max(4.0, TEXT_REACH * side)
     rest = [b for b in pieces if b not in big]
     grown = [list(b) for b in boxes]
@@ -198,17 +198,17 @@ def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: li
                 box = grown[k]
                 if t[3] > lb[1] + 2 or box_gap(tuple(box), t) > reach:  # type: ignore[arg-type]
                     continue
-                union = [min(box[0], t[0]), min(box[1], t[1]), max(box[2], t[2]), max(box[3], t[3])]
-                if any(j != k and _overlap_area(union, o) for j, o in enumerate(grown)):
+                joined = list(union((box, t)))
+                if any(j != k and intersection(joined, o) for j, o in enumerate(grown)):
                     continue
-                grown[k] = union
+                grown[k] = joined
                 rest.remove(t)
                 changed = True
                 break
     boxes = [tuple(b) for b in grown]
     for i in range(len(boxes)):
         for j in range(i + 1, len(boxes)):
-            if _overlap_area(boxes[i], boxes[j]):
+            if intersection(boxes[i], boxes[j]):
                 return None
     return boxes  # type: ignore[return-value]
 
@@ -228,7 +228,7 @@ def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[Pi
     if len(letter_boxes) < 2 or not pieces:
         return None
     everything = list(pieces) + list(letter_boxes)
-    side = max(max(b[2] for b in everything) - min(b[0] for b in everything), max(b[3] for b in everything) - min(b[1] for b in everything))
+    side = _longer_side(everything)
     slack = ANCHOR_SLACK * side
     groups: list[list[PixelBox]] = [[tuple(lb)] for lb in letter_boxes]  # type: ignore[misc]
     pictures = [0] * len(letter_boxes)
@@ -264,13 +264,13 @@ def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[Pi
             continue  # a page header or a title above the first letter
         groups[best[1]].append(b)
         pictures[best[1]] += b in big
-    boxes = [[min(b[0] for b in g), min(b[1] for b in g), max(b[2] for b in g), max(b[3] for b in g)] for g in groups]
+    boxes = [list(union(g)) for g in groups]
     # A piece the XY-cut could not separate (a plot touching the next panel's axis title)
     # pushes its box over the next letter: a panel ends at the next letter's column (to the
     # right) or row (below).
     for k, box in enumerate(boxes):
         for j, lb in enumerate(letter_boxes):
-            if j == k or not _overlap_area(box, boxes[j]):
+            if j == k or not intersection(box, boxes[j]):
                 continue
             dx, dy = lb[0] - letter_boxes[k][0], lb[1] - letter_boxes[k][1]
             if dx > 0 and dx >= abs(dy):  # the other letter is to the right
@@ -282,7 +282,7 @@ def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[Pi
     # panel above it) starts where the earlier one ends, if its letter stays inside
     for k, box in enumerate(boxes):
         for j, other in enumerate(boxes):
-            if j == k or not _overlap_area(box, other):
+            if j == k or not intersection(box, other):
                 continue
             dx, dy = letter_boxes[k][0] - letter_boxes[j][0], letter_boxes[k][1] - letter_boxes[j][1]
             if dy > 0 and dy >= abs(dx):  # the other panel is above
@@ -302,8 +302,8 @@ def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[Pi
     for i in range(len(boxes)):
         for j in range(i + 1, len(boxes)):
             a, b = boxes[i], boxes[j]
-            inter = _overlap_area(a, b)
-            smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+            inter = intersection(a, b)
+            smaller = min(area(a), area(b))
             if inter > ANCHOR_MAX_OVERLAP * smaller:
                 return None
     return [tuple(b) for b in boxes]  # type: ignore[misc]
@@ -314,7 +314,7 @@ def _letter_groups(items: list[tuple[PixelBox, int | None]], letter_boxes: list[
     groups = _group(items, big, foot=foot)
     if groups is None or len(groups) != len(letter_boxes):
         return None
-    side = max(max(b[2] for b, _ in items) - min(b[0] for b, _ in items), max(b[3] for b, _ in items) - min(b[1] for b, _ in items))
+    side = _longer_side([b for b, _ in items])
     reach = max(4.0, TEXT_REACH * side)
     out: list[PixelBox | None] = [None] * len(letter_boxes)
     for g in groups:
@@ -324,7 +324,7 @@ def _letter_groups(items: list[tuple[PixelBox, int | None]], letter_boxes: list[
         lb = letter_boxes[ks[0]]
         if foot:
             pics = [b for b, l in g if l is None and b in big]
-            box = (min(b[0] for b in pics), min(b[1] for b in pics), max(b[2] for b in pics), max(b[3] for b in pics))
+            box = union(pics)
             if lb[1] < box[3] - TOP_LEFT_SLACK * (box[3] - box[1]):
                 return None  # the letter must sit under (or at the bottom of) its pictures
         else:
@@ -340,18 +340,20 @@ def _grow_over_text(group: list[tuple[PixelBox, int | None]], big: set, reach: f
     tick labels, legends, titles) within ``reach`` of it, ring by ring. An arrow or a stray
     label further away stays out."""
     core = [b for b, l in group if l is not None or b in big]
-    box = [min(b[0] for b in core), min(b[1] for b in core), max(b[2] for b in core), max(b[3] for b in core)]
+    box = list(union(core))
     rest = [b for b, l in group if l is None and b not in big]
     changed = True
     while changed:
         changed = False
         for b in list(rest):
             if box_gap(tuple(box), b) <= reach:  # type: ignore[arg-type]
-                box = [min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])]
+                box = list(union((box, b)))
                 rest.remove(b)
                 changed = True
     return tuple(box)  # type: ignore[return-value]
 
 
-def _overlap_area(a, b) -> int:
-    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+def _longer_side(boxes: list[PixelBox]) -> float:
+    """Longer side of the box round all ``boxes`` (the figure's extent)."""
+    u = union(boxes)
+    return max(u[2] - u[0], u[3] - u[1])

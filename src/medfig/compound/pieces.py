@@ -12,7 +12,7 @@ Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 from __future__ import annotations
 
 from medfig.compound.align import assign_labels_to_panels, box_gap, case_consistent, consistent_letters
-from medfig.geometry import PixelBox
+from medfig.geometry import PixelBox, area, intersection, union
 from medfig.text.subcaptions import ParsedCaption
 from medfig.vision.panel_labels import PanelLabel
 
@@ -22,7 +22,7 @@ def _belongs_to(piece: list[int], panel: list[int]) -> bool:
     the panel's longer side) and lines up with one of its edges (within 4%)."""
     pw, ph = panel[2] - panel[0], panel[3] - panel[1]
     side = max(pw, ph)
-    if (piece[2] - piece[0]) * (piece[3] - piece[1]) > 0.6 * pw * ph:
+    if area(piece) > 0.6 * pw * ph:
         return False
     if box_gap(tuple(piece), tuple(panel)) > 0.03 * side:  # type: ignore[arg-type]
         return False
@@ -43,7 +43,7 @@ def merge_unlettered_panels(boxes: list[PixelBox], ocr_labels: list[PanelLabel],
         return boxes
     merged = {i: list(b) for i, b in enumerate(boxes)}
     lettered = set(read)
-    for i in sorted((i for i in merged if i not in lettered), key=lambda i: (boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1])):
+    for i in sorted((i for i in merged if i not in lettered), key=lambda i: area(boxes[i])):
         if len(merged) <= len(letters):
             break
         if i not in merged:
@@ -53,20 +53,13 @@ def merge_unlettered_panels(boxes: list[PixelBox], ocr_labels: list[PanelLabel],
             a, b = merged[i], merged[j]
             if not _belongs_to(a, b):
                 continue
-            union = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-            inside = [
-                k for k, o in merged.items()
-                if k not in (i, j) and k not in lettered and o[0] >= union[0] and o[1] >= union[1] and o[2] <= union[2] and o[3] <= union[3]
-            ]
-            clash = any(
-                k not in (i, j) and k not in inside
-                and min(union[2], o[2]) > max(union[0], o[0]) and min(union[3], o[3]) > max(union[1], o[1])
-                for k, o in merged.items()
-            )
+            joined = list(union((a, b)))
+            inside = [k for k, o in merged.items() if k not in (i, j) and k not in lettered and within(o, joined)]
+            clash = any(k not in (i, j) and k not in inside and intersection(joined, o) > 0 for k, o in merged.items())
             if not clash:
                 gap = box_gap(tuple(a), tuple(b))  # type: ignore[arg-type]
                 if best is None or gap < best[0]:
-                    best = (gap, j, union, inside)
+                    best = (gap, j, joined, inside)
         if best is not None:
             merged[best[1]] = best[2]
             for k in [i, *best[3]]:

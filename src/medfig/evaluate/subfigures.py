@@ -39,18 +39,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# iou is MedICaT's formula (and stays importable from here): the same value for every box with
+# x0 <= x1 and y0 <= y1, and 0.0 for disjoint, touching or inverted boxes, as MedICaT's code gives.
+from medfig.geometry import area, iou
+
 IOU_THRESHOLD = 0.5
 SCORE_THRESHOLD = 0.7
 _TOKEN = re.compile(r"[^\W_]+")
-
-
-def iou(a: list[float], b: list[float]) -> float:
-    """Intersection over union of two ``[x0, y0, x1, y1]`` boxes (MedICaT's formula)."""
-    if max(a[0], b[0]) > min(a[2], b[2]) or max(a[1], b[1]) > min(a[3], b[3]):
-        return 0.0
-    inter = (min(a[2], b[2]) - max(a[0], b[0])) * (min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return 0.0 if union <= 0 else inter / union
 
 
 def caption_tokens(caption: str) -> list[tuple[int, int]]:
@@ -184,7 +179,7 @@ def coco_map(golds: list[dict], preds: dict[str, dict]) -> tuple[float, float]:
             x0, y0, x1, y1 = s["box"]
             anns.append(
                 {"id": len(anns) + 1, "image_id": img_id, "category_id": 1, "bbox": [x0, y0, x1 - x0, y1 - y0],
-                 "area": (x1 - x0) * (y1 - y0), "iscrowd": 0}
+                 "area": area(s["box"]), "iscrowd": 0}
             )
         for p in preds.get(g["figure_key"], {}).get("subfigures", []):
             x0, y0, x1, y1 = p["box"]

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from medfig.geometry import PixelBox
+from medfig.geometry import PixelBox, intersection
 from medfig.vision.subfigures import PanelLayout
-from medfig.vision.text_blocks import is_rule
+from medfig.vision.text_blocks import axis_gap, is_rule
 
 MIN_SCORE = 0.6
 REC_INPUT_WIDTH = 96  # px at the recogniser's 48 px input height: a padded glyph is ~50 px wide; 1.7x faster than 160
@@ -184,15 +184,9 @@ def _has_close_neighbour(box: PixelBox, blocks: list[PixelBox]) -> bool:
     for o in blocks:
         if o == box:
             continue
-        dx = max(0, max(o[0], box[0]) - min(o[2], box[2]))
-        dy = max(0, max(o[1], box[1]) - min(o[3], box[3]))
-        if max(dx, dy) <= reach:
+        if axis_gap(o, box) <= reach:
             return True
     return False
-
-
-def _overlaps(a: PixelBox, b: PixelBox) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] | None = None) -> list[PanelLabel]:
@@ -235,7 +229,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
             break  # every letter the caption names is found: the rest can only add noise
         if not wanted and len(found) >= len(layout.panels):
             break  # one distinct letter per panel found
-        if panel_index in done or any(_overlaps(box, l.box) for l in labels):
+        if panel_index in done or any(intersection(box, l.box) > 0 for l in labels):
             continue
         recognitions += 1
         text, score = recognise(_pad_crop(rgb, box))
@@ -321,7 +315,7 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
         for _, box in cands:
             if tried >= MISSING_TRIES:
                 break
-            if any(_overlaps(box, l.box) for l in labels + found):
+            if any(intersection(box, l.box) > 0 for l in labels + found):
                 continue
             tried += 1
             text, score = recognise(_pad_crop(rgb, box))

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from PIL import Image
 
-from medfig.geometry import PixelBox
+from medfig.geometry import PixelBox, area
 from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
 
 # A row/column is background when at most this fraction of its pixels are ink.
@@ -126,9 +126,13 @@ def _runs(is_gap: np.ndarray, min_len: int) -> list[tuple[int, int]]:
 
 def _trim(ink: np.ndarray, box: PixelBox) -> PixelBox | None:
     x0, y0, x1, y1 = box
-    sub = ink[y0:y1, x0:x1]
-    rows = np.flatnonzero(sub.any(axis=1))
-    cols = np.flatnonzero(sub.any(axis=0))
+    return _bounds(ink[y0:y1, x0:x1], x0, y0)
+
+
+def _bounds(mask: np.ndarray, x0: int, y0: int) -> PixelBox | None:
+    """Box of the True pixels of ``mask``, a region whose top-left is ``(x0, y0)``; None when none."""
+    rows = np.flatnonzero(mask.any(axis=1))
+    cols = np.flatnonzero(mask.any(axis=0))
     if rows.size == 0 or cols.size == 0:
         return None
     return (x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
@@ -187,7 +191,7 @@ def _dark_cut_ok(ink: np.ndarray, pieces: list[PixelBox], fig_w: int, fig_h: int
     big = [p for p in pieces if _is_panel(p, fig_w, fig_h)]
     if len(big) < 2:
         return False  # cutting a letter or a ruler off a dark image would shrink the panel
-    areas = [(p[2] - p[0]) * (p[3] - p[1]) for p in big]
+    areas = [area(p) for p in big]
     if min(areas) < DARK_SPLIT_BALANCE * max(areas):
         return False
     if all(_rectangular(ink, p) for p in big):
@@ -288,15 +292,11 @@ def _trim_flat_black(gray: np.ndarray, box: PixelBox) -> PixelBox:
     figure: the black gaps the XY-cut did not cut leave the outer panels reaching to the
     figure edge. A radiograph's own dark margin carries noise and is kept."""
     x0, y0, x1, y1 = box
-    sub = gray[y0:y1, x0:x1] > FLAT_BLACK
-    rows = np.flatnonzero(sub.any(axis=1))
-    cols = np.flatnonzero(sub.any(axis=0))
-    if rows.size == 0 or cols.size == 0:
+    trimmed = _bounds(gray[y0:y1, x0:x1] > FLAT_BLACK, x0, y0)
+    if trimmed is None:
         return box
-    trimmed = (x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
-    tw, th = trimmed[2] - trimmed[0], trimmed[3] - trimmed[1]
     # only a margin, never the picture: keep the box when the trim would take most of it
-    return trimmed if tw * th >= 0.5 * (x1 - x0) * (y1 - y0) else box
+    return trimmed if area(trimmed) >= 0.5 * area(box) else box
 
 
 def _is_panel(box: PixelBox, width: int, height: int) -> bool:
@@ -334,7 +334,7 @@ def find_panels(image: Image.Image) -> PanelLayout:
     # rules stay separate blocks (a chart's axis line bridges its tick labels to the plot)
     text = merge_text([b for b in small if not is_rule(b)]) + [b for b in small if is_rule(b)]
     # A text block can swallow nothing that is a panel; drop specks (JPEG noise).
-    text = [b for b in text if (b[2] - b[0]) * (b[3] - b[1]) >= 12]
+    text = [b for b in text if area(b) >= 12]
     if light:
         panels = absorb_chart_text(panels, text, ink, max(w, h))
     else:

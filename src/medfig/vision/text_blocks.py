@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from medfig.geometry import PixelBox
+from medfig.geometry import PixelBox, intersection, union
 
 # Charts and diagrams (ink covers less than this share of the panel box) take in the text
 # blocks within this fraction of the figure's longer side: axis labels, ticks, titles.
@@ -28,6 +28,14 @@ def is_rule(box: PixelBox) -> bool:
     text it would join everything along its length into one block."""
     w, h = box[2] - box[0], box[3] - box[1]
     return min(w, h) <= 3 and max(w, h) >= 8 * min(w, h)
+
+
+def axis_gap(a: PixelBox, b: PixelBox) -> int:
+    """The larger of the horizontal and vertical gaps between two boxes (0 when they touch
+    or overlap): how far one block stands beside, above or below the other."""
+    dx = max(0, max(a[0], b[0]) - min(a[2], b[2]))
+    dy = max(0, max(a[1], b[1]) - min(a[3], b[3]))
+    return max(dx, dy)
 
 
 def merge_text(boxes: list[PixelBox]) -> list[PixelBox]:
@@ -62,7 +70,7 @@ def merge_text(boxes: list[PixelBox]) -> list[PixelBox]:
                 continue
             used[i] = used[j] = True
             a, b = blocks[i], blocks[j]
-            blocks[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+            blocks[i] = list(union((a, b)))
             line_h[i] = max(line_h[i], line_h[j])
             keep[j] = False
         blocks, line_h = blocks[keep], line_h[keep]
@@ -92,15 +100,10 @@ def absorb_chart_text(panels: list[PixelBox], text: list[PixelBox], ink: np.ndar
             for t in text:
                 if t[0] >= box[0] and t[1] >= box[1] and t[2] <= box[2] and t[3] <= box[3]:
                     continue
-                dx = max(0, max(t[0], box[0]) - min(t[2], box[2]))
-                dy = max(0, max(t[1], box[1]) - min(t[3], box[3]))
-                if max(dx, dy) > reach:
+                if axis_gap(t, box) > reach:
                     continue
-                grown = [min(box[0], t[0]), min(box[1], t[1]), max(box[2], t[2]), max(box[3], t[3])]
-                if any(
-                    j != idx and min(grown[2], o[2]) > max(grown[0], o[0]) and min(grown[3], o[3]) > max(grown[1], o[1])
-                    for j, o in enumerate(out)
-                ):
+                grown = list(union((box, t)))
+                if any(j != idx and intersection(grown, o) > 0 for j, o in enumerate(out)):
                     continue
                 box = grown
                 changed = True
