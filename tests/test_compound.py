@@ -226,7 +226,7 @@ def test_subfigures_parquet_rows(tmp_path):
     import pyarrow.parquet as pq
 
     from medfig.compound.table import subfigure_rows, subfigures_table
-    from medfig.pipeline.atomic import atomic_write_parquet
+    from medfig.io import atomic_write_parquet
 
     refs = [InlineRef(figure_id="F2", sentence="Axial MRI (Fig. 2B).", panels=["B"])]
     subs = split_compound(Image.open(FOUR_MRI), FOUR_MRI_CAPTION, refs, figure_id="F2")

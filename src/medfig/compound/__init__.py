@@ -174,7 +174,7 @@ def write_crops(
 ) -> None:
     """Write one PNG per subfigure (atomically) at ``<dataset_dir>/<stem>_<i>.png`` and set
     ``crop_file`` to that path relative to ``dataset_dir``."""
-    from medfig.pipeline.atomic import atomic_write_bytes
+    from medfig.io import atomic_write_bytes
 
     img = _as_image(image)
     root = Path(dataset_dir)
