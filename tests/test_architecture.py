@@ -15,12 +15,13 @@ MAX_MODULE_LINES = 450
 
 # Lower layers never import higher ones. Within a layer packages may import each other, without cycles.
 LAYERS = [
-    ("base", {"medfig.records", "medfig.geometry", "medfig.io", "medfig.schema", "medfig.dataset", "medfig.ledger",
+    # medfig/__init__.py imports nothing at load time (its exports are looked up on first use)
+    ("base", {"medfig", "medfig.records", "medfig.geometry", "medfig.io", "medfig.schema", "medfig.dataset", "medfig.ledger",
               "medfig.images"}),
     ("domain", {"medfig.text", "medfig.jats", "medfig.sources", "medfig.pdf", "medfig.vision", "medfig.compound",
                 "medfig.concepts", "medfig.induce", "medfig.demo"}),
     ("orchestration", {"medfig.pipeline", "medfig.curate", "medfig.export", "medfig.search", "medfig.evaluate"}),
-    ("interfaces", {"medfig.web", "medfig.commands", "medfig.cli", "medfig"}),
+    ("interfaces", {"medfig.web", "medfig.commands", "medfig.cli"}),
 ]
 
 
@@ -48,7 +49,9 @@ def _import_graph() -> dict[str, set[str]]:
                     module = ".".join(base + ([node.module] if node.module else []))
                 else:
                     module = node.module or ""
-                targets = [module] + [f"{module}.{alias.name}" for alias in node.names]
+                # `from pkg import mod` imports the module mod; `from mod import name` imports mod
+                targets = [f"{module}.{alias.name}" if f"{module}.{alias.name}" in modules else module
+                           for alias in node.names]
             else:
                 continue
             for target in targets:
