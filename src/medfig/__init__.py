@@ -5,7 +5,8 @@ The notebook API mirrors the CLI::
     import medfig
     medfig.write_demo_corpus("demo-articles", n=5)
     report = medfig.build("demo-articles", "demo-dataset")
-    ds = medfig.load_dataset("demo-dataset")
+    ds = medfig.load_dataset("demo-dataset")          # single-file or sharded, same tables
+    medfig.why("demo-dataset", "PMC9000001", "F2").text()  # the exclusion ledger's answer
     article = medfig.parse_jats(open("PMC123.xml", "rb").read(), key="PMC123")
     medfig.find_mentions("as shown in Fig. 2A-C and Figure 3")
 """
@@ -24,6 +25,9 @@ _EXPORTS = {
     "find_mentions": "medfig.text.mentions",
     "write_demo_corpus": "medfig.demo",
     "load_dataset": "medfig.dataset",
+    "DatasetFolder": "medfig.dataset",
+    "BuildConfig": "medfig.pipeline.config",
+    "why": "medfig.ledger",
     "curate": "medfig.curate.run",
     "load_release": "medfig.export.release",
     "split_compound": "medfig.compound",
