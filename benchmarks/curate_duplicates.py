@@ -30,7 +30,6 @@ import random
 import sys
 import time
 from itertools import combinations
-from pathlib import Path
 
 from PIL import Image, ImageOps
 from tqdm import tqdm
@@ -39,8 +38,7 @@ import numpy as np
 
 from medfig.curate.duplicates import MultiIndexHash, cluster_hashes, hamming, hash_variants
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-
+from harness import DATA, format_table
 
 MIN_CONTRAST = 12.0  # grey-level std; below it an "image" is a blank tile of a sliced PDF image
 
@@ -148,14 +146,10 @@ def quality(phash_t: int, dhash_t: int, originals: list[tuple[str, Image.Image]]
     print(f"real originals: {n} distinct images; copies: {len(items) - n}; "
           f"thresholds pHash<={phash_t} dHash<={dhash_t}")
     print(f"hashing {len(items)} images: {t_hash:.1f} s; clustering: {t_cluster * 1000:.0f} ms\n")
-    print("| perturbation | copies | found | recall |")
-    print("|---|---|---|---|")
-    total = found = 0
-    for kind, hits in per_kind.items():
-        total += len(hits)
-        found += sum(hits)
-        print(f"| {kind} | {len(hits)} | {sum(hits)} | {sum(hits) / len(hits):.3f} |")
-    print(f"| **all** | {total} | {found} | **{found / total:.4f}** |\n")
+    rows = [[kind, len(hits), sum(hits), f"{sum(hits) / len(hits):.3f}"] for kind, hits in per_kind.items()]
+    total, found = sum(len(h) for h in per_kind.values()), sum(sum(h) for h in per_kind.values())
+    rows.append(["**all**", total, found, f"**{found / total:.4f}**"])
+    print(format_table(["perturbation", "copies", "found", "recall"], rows, markdown=True) + "\n")
     print(f"false merges: {len(merged)} of {pairs} pairs of distinct originals = {len(merged) / max(1, pairs):.5%}")
     for a, b in merged[:15]:
         print(f"  merged: {originals[a][0]} {originals[a][1].size} <-> {originals[b][0]} {originals[b][1].size} "
@@ -164,8 +158,7 @@ def quality(phash_t: int, dhash_t: int, originals: list[tuple[str, Image.Image]]
 
 
 def scaling(phash_t: int) -> None:
-    print("\n| n codes | build+query s | comparisons/query | brute force/query | ratio |")
-    print("|---|---|---|---|---|")
+    rows = []
     rng = random.Random(0)
     for n in (10_000, 100_000, 300_000):
         codes = []
@@ -189,7 +182,10 @@ def scaling(phash_t: int) -> None:
         dt = time.perf_counter() - t0
         per_q = comparisons / n
         brute = (n - 1) / 2
-        print(f"| {n:,} | {dt:.1f} | {per_q:.1f} | {brute:,.0f} | {per_q / brute:.5f} |")
+        rows.append([f"{n:,}", f"{dt:.1f}", f"{per_q:.1f}", f"{brute:,.0f}", f"{per_q / brute:.5f}"])
+    print()
+    print(format_table(["n codes", "build+query s", "comparisons/query", "brute force/query", "ratio"], rows,
+                       markdown=True))
 
 
 def main() -> int:

@@ -23,8 +23,8 @@ from pathlib import Path
 from medfig.vision.image_filter import (FeatureExtractor, dataset_images, precision_recall, read_hand_labels,
                                         train_head, weak_label)
 
-HERE = Path(__file__).resolve().parent
-DATA = HERE.parents[1] / "shared" / "data"
+from harness import DATA, HAND_LABELS, format_table
+
 SOURCES = {"hindawi": DATA / "pmc_hindawi_xml_pdf", "elife": DATA / "elife_xml_pdf_pairs",
            "packages": DATA / "jats_pdf_figure_packages"}
 
@@ -57,7 +57,7 @@ def main() -> None:
     head = train_head(f_train, labels)
     pred = head.predict(f_test)
 
-    hand = read_hand_labels(HERE / "data" / "image_filter_hand_labels.tsv")
+    hand = read_hand_labels(HAND_LABELS / "image_filter_hand_labels.tsv")
     gold_hand = [hand[(r["article_key"], r["figure_id"])] for r, _ in test]
     gold_weak = [weak_label(r) == "radiology" for r, _ in test]
     caption_rule = gold_weak  # the caption rule itself, as a filter, scored against the hand labels
@@ -70,8 +70,7 @@ def main() -> None:
     print(f"train: {len(train)} figures ({labels.count('radiology')} radiology by weak label); "
           f"held out: {len(test)} figures of 10 Hindawi articles; features {t_feat:.1f} s "
           f"({(len(train) + len(test)) / t_feat:.1f} images/s)\n")
-    print("| classifier | gold | figures | positives | precision | recall |")
-    print("|---|---|---|---|---|---|")
+    rows = []
     for name, p, g in (("image filter (EfficientNet-Lite0 + logistic head)", pred, gold_hand),
                        ("image filter", pred, gold_weak),
                        ("caption modality rule (no image)", caption_rule, gold_hand),
@@ -79,8 +78,9 @@ def main() -> None:
         gold_name = ("hand labels" if g is gold_hand else "weak caption labels" if g is gold_weak
                      else "MedICaT sample `radiology` flag")
         prec, rec, *_ = precision_recall(p, g)
-        print(f"| {name} | {gold_name} | {len(g)} | {sum(g)} | {prec:.3f} | {rec:.3f} |")
-    print("| MedICaT's filter (paper) | their hand check | - | - | 0.96 | 0.67 |")
+        rows.append([name, gold_name, len(g), sum(g), f"{prec:.3f}", f"{rec:.3f}"])
+    rows.append(["MedICaT's filter (paper)", "their hand check", "-", "-", "0.96", "0.67"])
+    print(format_table(["classifier", "gold", "figures", "positives", "precision", "recall"], rows, markdown=True))
     wrong = [f"{r['article_key']}/{r['figure_id']}:{'FP' if p else 'FN'}"
              for (r, _), p, g in zip(test, pred, gold_hand) if p != g]
     print(f"\nimage filter errors on the hand-labelled figures: {', '.join(wrong) or 'none'}")
