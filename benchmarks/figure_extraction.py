@@ -1,7 +1,7 @@
 """Figure/table/caption extraction on eye-checked real biomedical PDFs: medfig vs. peers.
 
     python benchmarks/figure_extraction.py [--gold benchmarks/gold/pdf_figures/gold.json]
-        [--only medfig,rapid-layout,...] [--skip-pymupdf4llm] [--no-heldout] [--per-paper]
+        [--only medfig,rapid-layout,...] [--skip-pymupdf4llm] [--no-heldout] [--per-paper] [--no-publishers]
 
 One run, the same 34 PDFs (gold: 93 checked pages, 132 figures, 28 tables, 160 captions),
 every method timed over ALL pages of every PDF (the machine is shared: compare ratios):
@@ -24,7 +24,8 @@ name is the gold's, i.e. paired with the right caption. pdffigures2's protocol g
 figures that carry a name and a caption (a figure is correct only with its caption right,
 and every unnamed box is a false positive even in its caption-only mode): methods that
 name no figure boxes (rapid-layout, embedded images, pymupdf4llm's picture boxes) are
-shown as "n/a" there.
+shown as "n/a" there. A per-publisher table (DeepFigures protocol, IoU 0.8) follows, one
+column group per method (--no-publishers to skip).
 
 Held-out rows (--no-heldout to skip): the 20 PubLayNet page images in
 ``../shared/data/figure_bbox_ground_truth/publaynet_examples`` (COCO boxes, 9 figures + 6
@@ -39,22 +40,21 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import time
 from pathlib import Path
 
 import numpy as np
 import pdfplumber
 import pypdfium2 as pdfium
-from tqdm import tqdm
 
 from medfig.evaluate.figure_files import FigureBox, PaperFigures, load_figure_dir, normalise_type
-from medfig.evaluate.figures import BoxScore, evaluate_papers, score_page
+from medfig.evaluate.figures import BoxScore, FigureEvaluation, evaluate_papers, score_page
 from medfig.pdf.extract import extract_pdf
 from medfig.pdf.layout import detect, get_detector
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-GOLD = Path(__file__).resolve().parent / "gold" / "pdf_figures" / "gold.json"
-PUBLAYNET = DATA / "figure_bbox_ground_truth" / "publaynet_examples"
+from harness import DATA, PDF_GOLD, publisher_of_folder, publisher_table, run_peers
+from scanned_pages import DEFAULT_DIR as PUBLAYNET
+from scanned_pages import load_gold as publaynet_gold
+
 NAMELESS = {"rapid-layout", "embedded-images", "pymupdf4llm"}
 _LABEL = re.compile(r"^\s*((?:supplementary\s+)?(?:fig(?:ure)?s?\.?|table|box|scheme|chart))\s*([A-Z]?\d+[A-Za-z]?)",
                     re.IGNORECASE)
@@ -121,18 +121,6 @@ def run_pymupdf4llm(pdf: Path) -> tuple[list[FigureBox], int]:
     return out, len(doc["pages"])
 
 
-def _publaynet_gold() -> tuple[list[dict], dict[int, list[dict]]]:
-    coco = json.loads((PUBLAYNET / "samples.json").read_text())
-    cats = {c["id"]: c["name"] for c in coco["categories"]}
-    gold: dict[int, list[dict]] = {}
-    for a in coco["annotations"]:
-        name = cats[a["category_id"]]
-        if name in ("figure", "table"):
-            x, y, w, h = a["bbox"]
-            gold.setdefault(a["image_id"], []).append(dict(box=[x, y, x + w, y + h], fig_type=name.title()))
-    return coco["images"], gold
-
-
 def _publaynet_rapid_layout(img) -> list[dict]:
     from PIL import Image
 
@@ -158,24 +146,37 @@ def heldout_publaynet(with_medfig: bool) -> list[tuple[str, BoxScore, BoxScore, 
     PubLayNet page images; boxes in image pixels."""
     from PIL import Image
 
-    images, gold = _publaynet_gold()
+    images, gold = publaynet_gold(PUBLAYNET)
+    pages = {im["id"]: Image.open(PUBLAYNET / im["file_name"]).convert("RGB") for im in images}
     methods = {"rapid-layout": _publaynet_rapid_layout}
     if with_medfig:
         methods["medfig (image-only path)"] = _publaynet_medfig
     rows = []
-    for name, fn in methods.items():
+    peers = {name: (lambda image_id, fn=fn: fn(pages[image_id])) for name, fn in methods.items()}
+    for name, run in run_peers(peers, list(pages), progress=False).items():
         fig, tab = BoxScore(0.8), BoxScore(0.8)
-        seconds = 0.0
-        for im in images:
-            img = Image.open(PUBLAYNET / im["file_name"]).convert("RGB")
-            t = time.perf_counter()
-            pred = fn(img)
-            seconds += time.perf_counter() - t
-            g = gold.get(im["id"], [])
+        for image_id in pages:
+            pred, g = run.outputs[image_id], gold.get(image_id, [])
             for score, t_ in ((fig, "Figure"), (tab, "Table")):
                 score.add(score_page([p for p in pred if p["fig_type"] == t_], [x for x in g if x["fig_type"] == t_]))
-        rows.append((name, fig, tab, seconds / len(images)))
+        rows.append((name, fig, tab, sum(run.seconds.values()) / len(images)))
     return rows
+
+
+def _deepfigures_f1(ev: FigureEvaluation):
+    """A per-publisher scorer: F1 of figures, tables and captions pooled over a group of gold papers
+    ("-" where the group has none and the method found none)."""
+    by_key = {p.key: p.scores["deepfigures"] for p in ev.papers}
+
+    def score(keys: list[str]) -> dict[str, str]:
+        out = {}
+        for category, short in (("figures", "fig"), ("tables", "tab"), ("captions", "cap")):
+            pooled = BoxScore(ev.threshold)
+            for key in keys:
+                pooled.add(by_key[key][category])
+            out[short] = f"{pooled.f1:.3f}" if pooled.n_gold or pooled.n_pred else "-"  # nothing to find, none found
+        return out
+    return score
 
 
 def image_only_path() -> str | None:
@@ -189,11 +190,12 @@ def image_only_path() -> str | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gold", type=Path, default=GOLD)
+    ap.add_argument("--gold", type=Path, default=PDF_GOLD)
     ap.add_argument("--only", default="", help="comma-separated method names")
     ap.add_argument("--skip-pymupdf4llm", action="store_true")
     ap.add_argument("--no-heldout", action="store_true")
     ap.add_argument("--per-paper", action="store_true", help="also print medfig's per-paper table")
+    ap.add_argument("--no-publishers", action="store_true", help="skip the per-publisher table")
     a = ap.parse_args()
     gold, errors = load_figure_dir(a.gold)
     if errors:
@@ -219,18 +221,13 @@ def main() -> None:
     if a.only:
         methods = {k: v for k, v in methods.items() if k in a.only.split(",")}
     rows = []
-    for name, fn in methods.items():
-        preds: dict[str, PaperFigures] = {}
-        pages, seconds, per_page = 0, 0.0, []
-        for key, g in tqdm(sorted(gold.items()), desc=name, leave=False):
-            pdf = DATA / g.pdf
-            t = time.perf_counter()
-            items, n_pages = fn(pdf)
-            dt = time.perf_counter() - t
-            seconds += dt
-            pages += n_pages
-            per_page.append(dt / max(1, n_pages))
-            preds[key] = PaperFigures(key, items, pdf=str(pdf))
+    keys = sorted(gold)
+    runs = run_peers({name: (lambda key, fn=fn: fn(DATA / gold[key].pdf)) for name, fn in methods.items()}, keys)
+    for name, run in runs.items():
+        preds = {key: PaperFigures(key, run.outputs[key][0], pdf=str(DATA / gold[key].pdf)) for key in keys}
+        pages = sum(run.outputs[key][1] for key in keys)
+        seconds = sum(run.seconds.values())
+        per_page = [run.seconds[key] / max(1, run.outputs[key][1]) for key in keys]
         ev8 = evaluate_papers(preds, gold, threshold=0.8)
         ev9 = evaluate_papers(preds, gold, protocols=("deepfigures",), threshold=0.9)
         rows.append((name, ev8, ev9, seconds / pages, max(per_page)))
@@ -262,6 +259,10 @@ def main() -> None:
         f, t = ev8.overall["deepfigures"]["figures"], ev8.overall["deepfigures"]["tables"]
         print(f"{name:16s} figures P {f.precision:.3f} R {f.recall:.3f} ({f.correct}/{f.n_pred} pred, {f.n_gold} gold) | "
               f"tables P {t.precision:.3f} R {t.recall:.3f} ({t.correct}/{t.n_pred}, {t.n_gold})")
+    if not a.no_publishers:
+        print("\nBy publisher: F1 at IoU 0.8, DeepFigures protocol (fig / tab / cap), pooled over each publisher's papers")
+        print(publisher_table(keys, lambda key: publisher_of_folder((DATA / gold[key].pdf).parent),
+                              {name: _deepfigures_f1(ev8) for name, ev8, _, _, _ in rows}, first="publisher (papers)"))
     if not a.no_heldout:
         print("\nPubLayNet: 20 PMC page images, no PDFs (COCO boxes from PubLayNet's PDF-XML matching: 9 figures + 6 tables),"
               "\nnot used to develop the text-PDF extractor; F1 at IoU 0.8 (Hungarian per page)")

@@ -44,11 +44,12 @@ from PIL import Image
 
 from medfig.evaluate.figures import BoxScore, score_boxes
 from medfig.pdf.extract import extract_pdf
-from medfig.pdf.geometry import intersection
+from medfig.geometry import intersection
 from medfig.pdf.layout import detect
 from medfig.pdf.scanned import OCR_DPI, render_page
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from harness import DATA, PDF_GOLD, format_table
+
 DEFAULT_DIR = DATA / "figure_bbox_ground_truth" / "publaynet_examples"
 TYPES = {"figure": "Figure", "table": "Table"}
 
@@ -61,6 +62,8 @@ def image_pdf(image_path: Path) -> bytes:
 
 
 def load_gold(folder: Path) -> tuple[list[dict], dict[int, list[dict]]]:
+    """PubLayNet's COCO file: page images sorted by file name, and per image id its figure/table
+    boxes (``page`` 0, ``box`` in pixels = points, ``fig_type``)."""
     coco = json.loads((folder / "samples.json").read_text())
     cats = {c["id"]: c["name"] for c in coco["categories"]}
     gold = defaultdict(list)
@@ -75,9 +78,6 @@ def load_gold(folder: Path) -> tuple[list[dict], dict[int, list[dict]]]:
 def _kind(box, layout) -> str:
     best = max((b for b in layout if b.label in TYPES), key=lambda b: intersection(box, b.box), default=None)
     return TYPES[best.label] if best is not None else "Figure"
-
-
-GOLD = Path(__file__).resolve().parent / "gold" / "pdf_figures" / "gold.json"
 
 
 def scanned_copy(pdf_path: Path, pages: list[int], dpi: float = 150.0) -> bytes:
@@ -108,19 +108,19 @@ def gold_scans(gold_path: Path) -> None:
             total.add(score_boxes(pred, paper["figures"], set(pages), thr, fig_type=fig_type))
     print(f"\nGold set scanned: {len(gold['papers'])} papers, {n_pages} eye-checked pages rendered at 150 dpi "
           f"as image-only PDFs, {totals[(None, 0.8)].n_gold} figures/tables\n")
-    head = f"{'IoU':>4} {'P':>6} {'R':>6} {'F1':>6} {'figF1':>6} {'tabF1':>6} {'named':>6} {'s/page':>7}"
-    print(head)
-    print("-" * len(head))
+    rows = []
     for thr in (0.8, 0.5):
         a = totals[(None, thr)]
-        print(f"{thr:4.1f} {a.precision:6.3f} {a.recall:6.3f} {a.f1:6.3f} {totals[('Figure', thr)].f1:6.3f} "
-              f"{totals[('Table', thr)].f1:6.3f} {a.pairing_accuracy:6.3f} {seconds / n_pages:7.2f}")
+        rows.append([f"{thr:.1f}"] + [f"{v:.3f}" for v in (a.precision, a.recall, a.f1, totals[("Figure", thr)].f1,
+                                                           totals[("Table", thr)].f1, a.pairing_accuracy)]
+                    + [f"{seconds / n_pages:.2f}"])
+    print(format_table(["IoU", "P", "R", "F1", "figF1", "tabF1", "named", "s/page"], rows, align="r" * 8))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
-    ap.add_argument("--gold", type=Path, default=GOLD)
+    ap.add_argument("--gold", type=Path, default=PDF_GOLD)
     ap.add_argument("--no-gold", action="store_true", help="PubLayNet part only")
     args = ap.parse_args()
     images, gold = load_gold(args.dir)
@@ -153,17 +153,16 @@ def main() -> None:
     n_tab = sum(1 for g in gold.values() for x in g if x["fig_type"] == "Table")
     print(f"PubLayNet examples: {len(images)} pages, {n_fig} figures, {n_tab} tables "
           f"(held out for the first run only: see docs/pdf_extraction.md, Robustness)\n")
-    head = f"{'method':18} {'P@.8':>5} {'R@.8':>5} {'F1@.8':>6} {'P@.5':>5} {'R@.5':>5} {'F1@.5':>6} " \
-           f"{'figF1@.8':>8} {'tabF1@.8':>8} {'figF1@.5':>8} {'tabF1@.5':>8} {'s/page':>7}"
-    print(head)
-    print("-" * len(head))
+    rows = []
     for m in methods:
         s = scores[m]
         a8, a5 = s[(None, 0.8)], s[(None, 0.5)]
         sec = seconds.get(m if m != "medfig-captioned" else "medfig-scanned", 0.0) / len(images)
-        print(f"{m:18} {a8.precision:5.3f} {a8.recall:5.3f} {a8.f1:6.3f} {a5.precision:5.3f} {a5.recall:5.3f} "
-              f"{a5.f1:6.3f} {s[('Figure', 0.8)].f1:8.3f} {s[('Table', 0.8)].f1:8.3f} "
-              f"{s[('Figure', 0.5)].f1:8.3f} {s[('Table', 0.5)].f1:8.3f} {sec:7.2f}")
+        rows.append([m] + [f"{v:.3f}" for v in (a8.precision, a8.recall, a8.f1, a5.precision, a5.recall, a5.f1,
+                                                 s[("Figure", 0.8)].f1, s[("Table", 0.8)].f1,
+                                                 s[("Figure", 0.5)].f1, s[("Table", 0.5)].f1)] + [f"{sec:.2f}"])
+    print(format_table(["method", "P@.8", "R@.8", "F1@.8", "P@.5", "R@.5", "F1@.5", "figF1@.8", "tabF1@.8",
+                        "figF1@.5", "tabF1@.5", "s/page"], rows))
     print(f"\nmedfig paired {n_captioned} regions with an OCR-read caption "
           f"(of {n_fig + n_tab} gold figures/tables).")
     if not args.no_gold:
