@@ -30,7 +30,7 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from search_retrieval import build_shared_dataset, queries_from  # noqa: E402
+from search_retrieval import dataset_or_shared, queries_from  # noqa: E402
 
 
 def replicate(docs, n: int):
@@ -71,10 +71,7 @@ def main() -> int:
 
     work = Path(tempfile.mkdtemp(prefix="medfig-latency-"))
     try:
-        dataset = args.dataset
-        if dataset is None:
-            dataset = work / "shared-ds"
-            build_shared_dataset(dataset)
+        dataset = dataset_or_shared(args.dataset, work)
         real = documents_from_dataset(dataset)
         docs = replicate(real, args.n)
         index_dir = args.keep or work / "index"

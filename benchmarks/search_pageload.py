@@ -44,7 +44,7 @@ def main() -> int:
     from medfig.demo import write_demo_corpus
     from medfig.pipeline.build import build
     from medfig.search import build_index, documents_from_dataset
-    from medfig.search.demo_panels import write_demo_subfigures
+    from demo_panels import write_demo_subfigures
 
     work = Path(tempfile.mkdtemp(prefix="medfig-pageload-"))
     proc = None

@@ -5,7 +5,8 @@ inline-reference sentence of every article is a query whose answer is the figure
 cites. The figure mention itself ("Fig. 2b") is cut out of the query: it points at the
 answer and carries no content. R@K = share of (sentence, cited figure) pairs whose figure
 is among the top K distinct figures (panel hits count for their figure). Panel-level
-R@5 is measured where the sentence names panels and the dataset has panels.
+R@5 is measured where the sentence names panels and the dataset has panels. On the shared
+corpus a per-publisher table follows (R@5 of each method, pooled over the publisher's queries).
 
     .venv/bin/python benchmarks/search_retrieval.py                 # shared corpus + demo panels
     .venv/bin/python benchmarks/search_retrieval.py --dataset DIR   # any built dataset
@@ -21,9 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve()
-DATA = HERE.parents[2] / "shared" / "data"
-CORPUS = ["pmc_hindawi_xml_pdf", "elife_xml_pdf_pairs", "jats_pdf_figure_packages", "jats_xml_only"]
+from harness import DATA, SHARED_CORPUS, articles, publisher_table
+
 KS = (1, 5, 10)
 MODES = ("bm25", "dense", "fused")
 
@@ -35,9 +35,17 @@ def build_shared_dataset(out: Path, pdf_figures: bool = False) -> None:
     from medfig.pipeline.build import build
     from medfig.sources import iter_sources
 
-    sources = [s for name in CORPUS for s in iter_sources(DATA / name)]
+    sources = [s for name in SHARED_CORPUS for s in iter_sources(DATA / name)]
     report = build(None, out, sources=sources, progress=False, pdf_figures=pdf_figures)
     print(report.summary(), file=sys.stderr)
+
+
+def dataset_or_shared(given: Path | None, work: Path) -> Path:
+    """``given`` (a built dataset), else the shared corpus built into ``work/shared-ds``."""
+    if given is not None:
+        return given
+    build_shared_dataset(work / "shared-ds")
+    return work / "shared-ds"
 
 
 def strip_mentions(sentence: str) -> str:
@@ -82,6 +90,7 @@ def evaluate(index, queries: list[dict], depth: int = 100) -> dict:
     panel_hits = {mode: 0 for mode in MODES}
     panel_queries = 0
     timing = {mode: 0.0 for mode in MODES}
+    per_query = []  # (query, {mode: figure in the top 5})
     for i, q in enumerate(queries):
         t0 = time.perf_counter()
         bm25 = [d for d, _ in index.bm25(q["text"], depth)]
@@ -94,6 +103,7 @@ def evaluate(index, queries: list[dict], depth: int = 100) -> dict:
         ranked = {"bm25": bm25, "dense": dense, "fused": fused}
         panel_query = bool(q["panels"]) and q["figure"] in panels_indexed
         panel_queries += panel_query
+        per_query.append((q, {}))
         for mode, ids in ranked.items():
             figures_seen: list = []
             for d in ids:
@@ -102,6 +112,7 @@ def evaluate(index, queries: list[dict], depth: int = 100) -> dict:
                     figures_seen.append(figure)
             for k in KS:
                 hits[mode][k] += q["figure"] in figures_seen[:k]
+            per_query[-1][1][mode] = q["figure"] in figures_seen[:5]
             if panel_query:
                 top5 = [docs[d] for d in ids[:5]]
                 panel_hits[mode] += any(f == q["figure"] and label in q["panels"] for f, label in top5)
@@ -111,6 +122,7 @@ def evaluate(index, queries: list[dict], depth: int = 100) -> dict:
         "recall": {m: {k: hits[m][k] / n if n else 0.0 for k in KS} for m in MODES},
         "panel_r5": {m: panel_hits[m] / panel_queries if panel_queries else None for m in MODES},
         "ms_per_query": {m: 1000 * timing[m] / n if n else 0.0 for m in ("bm25", "dense")},
+        "per_query": per_query,
     }
 
 
@@ -134,6 +146,21 @@ def print_table(title: str, result: dict, report) -> None:
         print(f"| {mode} | {r[1]:.3f} | {r[5]:.3f} | {r[10]:.3f} | {'n/a' if p is None else f'{p:.3f}'} |")
 
 
+def print_publishers(result: dict) -> None:
+    """R@5 per publisher of the cited figure's article, one column per method (the ALL row is R@5 above)."""
+    publisher = {a.key: a.publisher for a in articles(SHARED_CORPUS)}
+    rows = [i for i, (q, _) in enumerate(result["per_query"]) if q["figure"][0] in publisher]
+    if not rows:
+        return
+    per_query = result["per_query"]
+
+    def recall_at_5(mode):
+        return lambda group: {"R@5": f"{sum(per_query[i][1][mode] for i in group) / len(group):.3f}"}
+    print("\nBy publisher (queries = inline-reference sentences of that publisher's articles):")
+    print(publisher_table(rows, lambda i: publisher[per_query[i][0]["figure"][0]],
+                          {mode: recall_at_5(mode) for mode in MODES}, first="publisher (queries)"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path, help="a built dataset (default: build the shared corpus)")
@@ -150,10 +177,7 @@ def main() -> int:
         medfig.search.query.BM25_MAX_TERMS = args.bm25_max_terms
     work = Path(tempfile.mkdtemp(prefix="medfig-search-bench-"))
     try:
-        dataset = args.dataset
-        if dataset is None:
-            dataset = work / "shared-ds"
-            build_shared_dataset(dataset)
+        dataset = dataset_or_shared(args.dataset, work)
         index, report = index_captions_only(dataset, work / "index-shared")
         result = evaluate(index, queries_from(dataset))
         has_panels = (dataset / "subfigures.parquet").is_file()
@@ -161,6 +185,7 @@ def main() -> int:
                     "cropping; panels where the build split a compound figure)"
                     + ("" if has_panels else " (no subfigures.parquet: whole figures, panel R@5 not measurable)"),
                     result, report)
+        print_publishers(result)
         if args.pdf_figures and args.dataset is None:
             real = work / "shared-ds-pdf"
             build_shared_dataset(real, pdf_figures=True)
@@ -169,10 +194,11 @@ def main() -> int:
             print_table("Same corpus, figures cropped from the PDFs, compound figures split by the build "
                         "(automatic boxes, OCR letters, subcaptions: a panel hit needs the named panel to be "
                         "found, lettered and retrieved)", result, report)
+            print_publishers(result)
         if not args.no_demo:
             from medfig.demo import write_demo_corpus
             from medfig.pipeline.build import build
-            from medfig.search.demo_panels import write_demo_subfigures
+            from demo_panels import write_demo_subfigures
 
             write_demo_corpus(work / "demo", n=20, seed=0)
             build(work / "demo", work / "demo-ds", progress=False, subfigures=False)  # panels from ground truth
