@@ -139,15 +139,15 @@ def run(corpus: Path, executor: str, workers: int, work: Path, subfigures: bool 
 # (module, function, label): the calls --cpu-stages times, where the article task spends its CPU
 _CPU_STAGES = (
     ("medfig.pdf.extract", "read_page", "pdf: read page (text, objects)"),
-    ("medfig.pdf.extract", "_render_rgb", "pdf: render page for the detector"),
+    ("medfig.pdf.extract", "render_page", "pdf: render page for the detector"),
     ("medfig.pdf.extract", "detect", "pdf: layout detector"),
     ("medfig.pdf.extract", "propose_regions", "pdf: regions"),
     ("medfig.pdf.locate", "locate", "pdf: extraction, total"),
     ("medfig.pdf.output", "render_box_png", "crop: render + PNG"),
-    ("medfig.pipeline.article", "_crop_located", "crop: total"),
+    ("medfig.pipeline.article", "CropFromPdf.run", "crop: total"),
     ("medfig.compound", "split_compound", "subfigures: split"),
     ("medfig.compound", "write_crops", "subfigures: write panel crops"),
-    ("medfig.pipeline.article", "_split_compound_figures", "subfigures: total"),
+    ("medfig.pipeline.article", "SplitCompoundFigures.run", "subfigures: total"),
 )
 
 
@@ -173,10 +173,13 @@ def cpu_stage_table(corpus: Path, work: Path, subfigures: bool) -> None:
         return timed
 
     originals = []
-    for module_name, name, label in _CPU_STAGES:
-        module = importlib.import_module(module_name)
-        originals.append((module, name, getattr(module, name)))
-        setattr(module, name, wrap(getattr(module, name), label))
+    for module_name, path, label in _CPU_STAGES:
+        owner = importlib.import_module(module_name)  # "Class.method" wraps a step's method on its class
+        *parents, name = path.split(".")
+        for parent in parents:
+            owner = getattr(owner, parent)
+        originals.append((owner, name, getattr(owner, name)))
+        setattr(owner, name, wrap(getattr(owner, name), label))
     try:
         out = work / "ds-cpu-stages"
         started = time.process_time()
@@ -184,8 +187,8 @@ def cpu_stage_table(corpus: Path, work: Path, subfigures: bool) -> None:
         total = time.process_time() - started
         shutil.rmtree(out)
     finally:
-        for module, name, fn in originals:
-            setattr(module, name, fn)
+        for owner, name, fn in originals:
+            setattr(owner, name, fn)
     n = report.articles_processed
     print(f"\nCPU seconds by call, one in-process build of {n} articles ({total:.1f} CPU s, "
           f"{n / total * 60:.0f} articles per CPU-minute, build only)\n")
