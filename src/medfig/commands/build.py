@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
     from medfig.pipeline.config import CROP_DPI_ENV, BuildConfig
 
     defaults = BuildConfig()
@@ -71,26 +72,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("input", help="folder of articles, PMC .tar.gz packages, eLife/MECA zips, one XML/PDF file, "
                                  "or s3://pmc-oa-opendata[/...] (PMC cloud)")
     p.add_argument("-o", "--output", required=True, help="dataset folder (created; re-runs resume)")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=_args.non_negative_int, default=None,
                    help="worker processes (local) or articles in flight (ray); 0 = in this process "
                         "(default: all cores / the cluster's CPUs)")
     p.add_argument("--executor", choices=("local", "ray"), default="local",
                    help="local process pool (default) or a Ray cluster")
     p.add_argument("--ray-address", default=None,
                    help="Ray cluster to join (auto, HOST:6379, ray://HOST:10001); default starts a local Ray")
-    p.add_argument("--shards", type=int, default=None,
+    p.add_argument("--shards", type=_args.positive_int, default=None,
                    help="Parquet parts per table (default 1, or what the dataset has); >1 writes folders")
     p.add_argument("--incremental", action="store_true",
                    help="INPUT holds new/updated articles only: keep every other article of the dataset")
     p.add_argument("--removed", metavar="FILE", default=None,
                    help="article keys or PMCIDs to take out (retracted, withdrawn): one per line, or id,reason,detail")
-    p.add_argument("--timeout", type=float, default=600.0,
+    p.add_argument("--timeout", type=_args.non_negative_float, default=600.0,
                    help="seconds one article may take before its worker is stopped (0 = no limit; default 600)")
     p.add_argument("--no-pdf-figures", action="store_true",
                    help="do not crop figures that have no file from the article's PDF (faster)")
     p.add_argument("--no-subfigures", action="store_true",
                    help="do not split compound figures into panels (no subfigures.parquet rows; faster)")
-    p.add_argument("--crop-dpi", type=float, default=None,
+    p.add_argument("--crop-dpi", type=_args.dpi, default=None,
                    help=f"resolution of figures cropped from PDFs (default ${CROP_DPI_ENV} or {defaults.crop_dpi:g}); "
                         "changing it redoes every article")
     p.add_argument("--source", choices=("auto", "pmc-cloud"), default="auto",

@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
+
     p = sub.add_parser("concepts", help="tag ROCO-style captions with concept ids (dictionary + learned lexicon)")
     p.add_argument("captions", nargs="?", help="id<TAB>caption file (ROCO captions.txt format)")
     p.add_argument("--vocabulary", required=True,
@@ -57,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--save-lexicon", metavar="TSV", help="write the learned lexicon here")
     p.add_argument("--mode", choices=("longest", "overlapping"),
                    help="match mode (default: overlapping with a lexicon, longest without)")
-    p.add_argument("--min-frequency", type=int, default=10,
+    p.add_argument("--min-frequency", type=_args.non_negative_int, default=10,
                    help="drop concepts found in fewer captions of the input (default 10, as ROCOv2)")
     p.add_argument("--allow", help="file of concept ids to keep (one per line)")
     p.add_argument("--deny", help="file of concept ids to drop (one per line)")

@@ -11,10 +11,7 @@ def run(args: argparse.Namespace) -> int:
     from medfig.curate.run import CurateOptions, curate
     from medfig.records import MedfigError
 
-    fractions = tuple(float(x) for x in args.splits.split(","))
-    if len(fractions) != 3:
-        print(f"medfig curate: --splits needs three fractions, got {args.splits!r}", file=sys.stderr)
-        return 2
+    fractions = args.splits  # three fractions adding up to 1: checked by _args.splits
     opts = CurateOptions(
         licence=args.licence, min_words=args.min_words, language_threshold=args.language_threshold,
         language=not args.no_language_filter, language_english_guard=args.language_english_guard, medical_filter=not args.no_medical_filter,
@@ -37,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
     from medfig.curate.licence import PRESETS
 
     p = sub.add_parser("curate", help="filter a built dataset into a release (every drop explained in its exclusions ledger: medfig why)")
@@ -44,28 +42,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, help="release folder to write")
     p.add_argument("--licence", choices=sorted(PRESETS), default="rocov2",
                    help="licence policy (default rocov2: CC BY and CC BY-NC)")
-    p.add_argument("--min-words", type=int, default=3, help="drop captions with fewer words (default 3)")
-    p.add_argument("--language-threshold", type=float, default=0.45,
+    p.add_argument("--min-words", type=_args.non_negative_int, default=3, help="drop captions with fewer words (default 3)")
+    p.add_argument("--language-threshold", type=_args.fraction, default=0.45,
                    help="drop non-English captions detected with confidence above this (default 0.45)")
     p.add_argument("--no-language-filter", action="store_true")
-    p.add_argument("--language-english-guard", type=int, default=0, metavar="N",
+    p.add_argument("--language-english-guard", type=_args.non_negative_int, default=0, metavar="N",
                    help="keep captions with >= N English function words even if detected non-English (off: 0)")
     p.add_argument("--no-medical-filter", action="store_true", help="keep figures without a medical keyword")
     p.add_argument("--keywords", help="medical keyword file (one term per line) instead of the built-in list")
     p.add_argument("--allow-missing-images", action="store_true", help="keep figures that have no image file")
     p.add_argument("--no-duplicates", action="store_true", help="skip near-duplicate removal")
-    p.add_argument("--phash-threshold", type=int, default=6, help="max pHash Hamming distance (default 6)")
-    p.add_argument("--dhash-threshold", type=int, default=12, help="max dHash Hamming distance (default 12)")
+    p.add_argument("--phash-threshold", type=_args.hamming_64, default=6, help="max pHash Hamming distance (default 6)")
+    p.add_argument("--dhash-threshold", type=_args.hamming_64, default=12, help="max dHash Hamming distance (default 12)")
     p.add_argument("--image-filter", metavar="MODEL",
                    help="drop figures this trained image filter calls non-radiology (needs medfig[torch]; "
                         "skipped with a message without torch)")
     p.add_argument("--vocabulary", help="concept vocabulary CSV (ROCOv2 cui_mapping.csv or a MeSH CSV)")
     p.add_argument("--lexicon", help="learned term->concept lexicon (from `medfig concepts --learn`)")
-    p.add_argument("--min-concept-frequency", type=int, default=10,
+    p.add_argument("--min-concept-frequency", type=_args.non_negative_int, default=10,
                    help="drop concepts seen in fewer figures of the release (default 10, as ROCOv2)")
-    p.add_argument("--splits", default="0.8,0.1,0.1", help="train,valid,test fractions (default 0.8,0.1,0.1)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1,
+    p.add_argument("--splits", type=_args.splits, default="0.8,0.1,0.1", help="train,valid,test fractions (default 0.8,0.1,0.1)")
+    p.add_argument("--seed", type=_args.int_in(0, 2**32 - 1), default=0)
+    p.add_argument("--workers", type=_args.non_negative_int, default=1,
                    help="processes (local) or tasks in flight (ray) for the per-figure steps, run per shard, "
                         "and for image hashing (default 1: this process)")
     p.add_argument("--executor", choices=("local", "ray"), default="local",

@@ -16,8 +16,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
+
     p = sub.add_parser("demo", help="write synthetic PMC-like articles with exact ground truth")
     p.add_argument("output", help="folder to write the demo articles into")
-    p.add_argument("--n", type=int, default=5, help="number of articles (default 5)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same bytes)")
+    p.add_argument("--n", type=_args.positive_int, default=5, help="number of articles (default 5)")
+    p.add_argument("--seed", type=_args.non_negative_int, default=0, help="random seed (same seed, same bytes)")
     p.set_defaults(func=run)

@@ -13,11 +13,13 @@ import json
 import sys
 from collections.abc import Callable
 
+from medfig.commands import _args
+
 
 def _subfigures_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("pred", help="predictions: JSON / JSON lines of {figure_key, compound, subfigures:[{label, box, score, subcaption}]}")
     p.add_argument("gold", help="gold: JSON / JSON lines of {figure_key, caption, subfigures:[{label, box, subcaption}]}")
-    p.add_argument("--score-threshold", type=float, default=0.7, help="keep predicted boxes scoring above this (MedICaT: 0.7)")
+    p.add_argument("--score-threshold", type=_args.fraction, default=0.7, help="keep predicted boxes scoring above this (MedICaT: 0.7)")
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
 
 
@@ -61,11 +63,11 @@ def _figures_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--protocol", choices=["deepfigures", "pdffigures2", "both"], default="both",
                    help="DeepFigures (per-page Hungarian on IoU) or pdffigures2 (pairing by page/type/number, "
                         "boxes whitespace-cropped, a figure right only with its caption) or both (default)")
-    p.add_argument("--iou", type=float, default=0.8, help="IoU threshold for a correct box (default 0.8)")
+    p.add_argument("--iou", type=_args.fraction, default=0.8, help="IoU threshold for a correct box (default 0.8)")
     p.add_argument("--pdf-dir", default=None,
                    help="folder holding the PDFs, for pdffigures2's whitespace cropping (otherwise the PDF path "
                         "recorded in the JSON is used; papers whose PDF is not found are scored uncropped, and said so)")
-    p.add_argument("--crop-dpi", type=float, default=100.0, help="page rendering for whitespace cropping (default 100)")
+    p.add_argument("--crop-dpi", type=_args.dpi, default=100.0, help="page rendering for whitespace cropping (default 100)")
     p.add_argument("--only-predicted", action="store_true",
                    help="score only the gold papers that have a prediction (default: a missing one scores as empty)")
     p.add_argument("--no-per-paper", action="store_true", help="text output: overall table only")

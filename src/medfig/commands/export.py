@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
+
     p = sub.add_parser("export", help="write a curated release as ROCOv2 files, MedICaT JSONL, HF parquet, "
                                       "WebDataset shards or a dataset card")
     p.add_argument("format", choices=FORMATS)
@@ -55,6 +57,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("output", help="folder to write")
     p.add_argument("--prefix", default="medfig", help="ROCOv2 id prefix: <prefix>_<split>_000001 (default medfig)")
     p.add_argument("--vocabulary", help="concept names for cui_mapping.csv / the card (default: the curate run's)")
-    p.add_argument("--shard-size", type=int, default=1000, help="samples per WebDataset shard (default 1000)")
+    p.add_argument("--shard-size", type=_args.positive_int, default=1000, help="samples per WebDataset shard (default 1000)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=run)

@@ -168,10 +168,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
+
     p = sub.add_parser("extract", help="extract figures and tables with captions from PDFs (JSON + crops)")
     p.add_argument("input", help="a PDF, or a folder searched recursively for .pdf files")
     p.add_argument("-o", "--output", required=True, help="output folder: {name}.json + {name}-figure-1.png ...")
-    p.add_argument("--dpi", type=float, default=150.0, help="crop resolution (default 150)")
+    p.add_argument("--dpi", type=_args.dpi, default=150.0, help="crop resolution (default 150)")
     p.add_argument("--format", choices=["medfig", "pdffigures2"], default="medfig",
                    help="JSON schema: medfig (default) or pdffigures2's field names")
     p.add_argument("--native", action="store_true",
@@ -185,7 +187,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "it (by default they are paired when that page has no caption: legend pages, "
                         "a figure filling a page)")
     p.add_argument("--no-crops", action="store_true", help="write the JSON only")
-    p.add_argument("--time-limit", type=float, default=120.0,
+    p.add_argument("--time-limit", type=_args.non_negative_float, default=120.0,
                    help="hard seconds per PDF (default 120): each PDF runs in a worker process that is killed "
                         "past the limit and the PDF reported as timed out; pages stop being read at 75%% of it. "
                         "0: no limit, in this process")

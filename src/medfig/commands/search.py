@@ -53,15 +53,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
+
     p = sub.add_parser("search", help="search figures and panels of an indexed dataset")
     p.add_argument("dataset", help="a dataset folder with a search index (`medfig index DATASET`)")
     p.add_argument("query", help="free text, e.g. \"lung cyst CT\" (at most 500 characters)")
-    p.add_argument("--k", type=int, default=10, help="number of results (default 10)")
+    p.add_argument("--k", type=_args.int_in(1, 1000), default=10, help="number of results (default 10)")
     p.add_argument("--mode", choices=("fused", "bm25", "dense"), default="fused", help="ranking (default fused)")
     p.add_argument("--modality", help="CT, MRI, ultrasound, X-ray, histology, ... (from captions or the dataset)")
     p.add_argument("--concept", help="a concept name the dataset attached to figures")
     p.add_argument("--licence", help="an SPDX id, a family (CC-BY-NC), 'cc', or 'commercial' (CC0/CC BY/CC BY-SA)")
-    p.add_argument("--year-from", type=int, help="published in or after this year")
-    p.add_argument("--year-to", type=int, help="published in or before this year")
+    p.add_argument("--year-from", type=_args.year, help="published in or after this year")
+    p.add_argument("--year-to", type=_args.year, help="published in or before this year")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)

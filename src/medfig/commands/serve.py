@@ -30,9 +30,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
+
     p = sub.add_parser("serve", help="browse and search an indexed dataset in a web browser")
     p.add_argument("dataset", help="a dataset folder with a search index (`medfig index DATASET`)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=_args.port, default=8000, help="port (default 8000)")
     p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1: this machine only)")
     p.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     p.set_defaults(func=run)

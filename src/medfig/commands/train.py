@@ -37,6 +37,8 @@ def _image_filter(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from medfig.commands import _args
+
     p = sub.add_parser("train", help="train a model on medfig datasets")
     models = p.add_subparsers(dest="model", required=True, metavar="MODEL")
     f = models.add_parser("image-filter", help="radiology image filter: EfficientNet-Lite0 features + logistic head "
@@ -44,5 +46,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("datasets", nargs="+", help="dataset or release folders with figure images")
     f.add_argument("-o", "--output", required=True, help="model file to write (JSON)")
     f.add_argument("--exclude-articles", help="file of article keys to leave out (held-out evaluation articles)")
-    f.add_argument("--c", type=float, default=0.1, help="inverse L2 strength of the logistic head (default 0.1)")
+    f.add_argument("--c", type=_args.positive_float, default=0.1, help="inverse L2 strength of the logistic head (default 0.1)")
     f.set_defaults(func=_image_filter)
