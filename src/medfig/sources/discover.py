@@ -19,8 +19,10 @@ Rules, applied to each folder from the input down:
 from __future__ import annotations
 
 import os
+import sys
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from medfig.records import SourceError
@@ -130,10 +132,60 @@ def _unique(sources: list[ArticleSource], root: Path) -> list[ArticleSource]:
     fixed = []
     for s in sources:
         if counts[s.key] > 1:
-            s = ArticleSource(key=_relative_key(s, root), container=s.container, kind=s.kind,
-                              prefix=s.prefix, fingerprint=s.fingerprint)
+            s = replace(s, key=_relative_key(s, root))
         fixed.append(s)
+    return _distinct(fixed)
+
+
+def _container_suffix(source: ArticleSource) -> str:
+    """What tells a source apart from a same-key sibling: its container's extension(s)."""
+    name = Path(source.container).name
+    if source.kind in ("tar", "zip"):
+        suffix = name[len(archive_stem(name)):]
+    elif source.kind == "file":
+        suffix = name[len(Path(name).stem):]
+    else:
+        suffix = ""
+    return suffix.lstrip(".") or source.kind
+
+
+def _distinct(sources: list[ArticleSource]) -> list[ArticleSource]:
+    """Keys unique by construction, whatever survived :func:`_unique`.
+
+    Sources that still share a key (``PMC1.zip`` beside ``PMC1.tar.gz``, ``a.xml`` beside
+    ``a.nxml``) would overwrite each other's rows. The first in (container, prefix) order
+    keeps the key; each other one gets ``KEY~SUFFIX`` from its container's extension (then
+    ``~2``, ``~3`` ... should that be taken too), a warning that reaches its article's
+    ``warnings``, and one line on stderr. Inputs without a collision keep their keys.
+    """
+    groups: dict[str, list[ArticleSource]] = {}
+    for s in sources:
+        groups.setdefault(s.key, []).append(s)
+    if all(len(group) == 1 for group in groups.values()):
+        return sources
+    taken = set(groups)
+    fixed = []
+    for key, group in groups.items():
+        if len(group) == 1:
+            fixed.extend(group)
+            continue
+        group = sorted(group, key=lambda s: (s.container, s.prefix))
+        first = group[0]
+        fixed.append(first)
+        for other in group[1:]:
+            new_key, n = f"{key}~{_container_suffix(other)}", 2
+            while new_key in taken:
+                new_key, n = f"{key}~{_container_suffix(other)}~{n}", n + 1
+            taken.add(new_key)
+            message = (f"article key {key!r} is shared by {_where(first)} and {_where(other)}: "
+                       f"the second is article {new_key!r}")
+            print(f"medfig: warning: {message}", file=sys.stderr)
+            fixed.append(replace(other, key=new_key, warnings=(*other.warnings, message)))
     return fixed
+
+
+def _where(source: ArticleSource) -> str:
+    return f"{source.container}:{source.prefix}" if source.prefix else source.container
 
 
 def iter_sources(path: str | os.PathLike[str]) -> Iterator[ArticleSource]:

@@ -44,7 +44,7 @@ class ArticlePackage:
 
     def __init__(self, source: ArticleSource, sizes: dict[str, int], warnings: list[str]) -> None:
         self.source = source
-        self.warnings = warnings
+        self.warnings = [*getattr(source, "warnings", ()), *warnings]
         self._sizes = dict(sorted(sizes.items()))
         self._bytes_read = 0
         self._closed = False

@@ -36,6 +36,9 @@ class ArticleSource:
     status: str = ""  # "retracted" or "withdrawn" when the listing says so: the article leaves the dataset
     updated: str | None = None  # last-updated date from the listing (ISO 8601), for incremental updates
     endpoint: str | None = None  # S3-compatible endpoint for remote sources (None: AWS)
+    # Problems discovery found with this source (a key it had to change): the opened package
+    # starts its warnings with these, so they reach the article's ``warnings`` column.
+    warnings: tuple[str, ...] = ()
 
     def open(self) -> ArticlePackage:
         """Open the container; raises SourceError when it cannot be opened or listed."""
