@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                  layout_pages=args.layout_pages, time_limit_s=_cooperative(limit, killable),
                  cross_page=args.cross_page_captions,
                  dpi=args.dpi, native=args.native, fmt=args.format, crops=not args.no_crops) for pdf in pdfs]
-    n_fig = n_tab = n_regionless = n_pages = 0
+    n_fig = n_tab = n_regionless = n_read = n_pages = 0
     failed: list[str] = []
     seconds = 0.0
     try:
@@ -152,14 +152,16 @@ def run(args: argparse.Namespace) -> int:
             n_fig += sum(1 for f in result.figures if f.fig_type == "Figure")
             n_tab += sum(1 for f in result.figures if f.fig_type == "Table")
             n_regionless += len(result.regionless)
+            n_read += len(result.page_sizes_pt)  # pages actually read: a long PDF stops at max_pages / the time limit
             n_pages += result.n_pages
             seconds += result.seconds
     except MedfigError as exc:  # the worker could not start
         print(f"medfig extract: {exc}; or use --in-process", file=sys.stderr)
         return 2
     ok = len(pdfs) - len(failed)
-    rate = f", {n_pages / seconds:.1f} pages/s" if seconds else ""
-    print(f"medfig extract: {ok}/{len(pdfs)} PDFs, {n_pages} pages: {n_fig} figures, {n_tab} tables, "
+    rate = f", {n_read / seconds:.1f} pages/s" if seconds else ""
+    pages = f"{n_read} pages" if n_read == n_pages else f"{n_read} of {n_pages} pages read"
+    print(f"medfig extract: {ok}/{len(pdfs)} PDFs, {pages}: {n_fig} figures, {n_tab} tables, "
           f"{n_regionless} captions without a region{rate} -> {out}")
     if failed:
         print(f"medfig extract: {len(failed)} PDF(s) failed: {', '.join(failed)}", file=sys.stderr)
