@@ -6,6 +6,10 @@ sentences with the cited panel highlighted, licence and attribution). JSON:
 ``/api/search``. Images: ``/img/figure/{doc_id}``, ``/img/panel/{doc_id}``, looked up
 by id in the index, so a URL can never name a file. Every response carries a
 Content-Security-Policy that lets the page load nothing from another origin.
+
+Numbers from the URL are checked before they reach the index: a document id past
+SQLite's 64-bit range is a 404 like any unknown id, and a year outside 1..9999 or a
+year or ``k`` that is not a number is a 400, never a 500.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from medfig.web.images import MEDIA_TYPES, crop_png, safe_dataset_file, thumbnai
 
 HERE = Path(__file__).resolve().parent
 MAX_K = 100
+MAX_DOC_ID = 2**63 - 1  # SQLite's INTEGER; a larger id names no document
+MAX_YEAR = 9999
 PANEL_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#0aa5a5", "#d4a017", "#f032e6"]
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
        "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -43,17 +49,25 @@ class SecurityHeaders(BaseHTTPMiddleware):
         return response
 
 
-def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except ValueError:
+def _int_param(params, name: str, low: int, high: int | None = None) -> int | None:
+    """An integer query parameter (None when absent or empty); MedfigError (a 400) when not a number in range."""
+    value = (params.get(name) or "").strip()
+    if not value:
         return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise MedfigError(f"{name}: expected a whole number, got {value[:40]!r}") from None
+    if number < low or (high is not None and number > high):
+        raise MedfigError(f"{name}: expected a number from {low} to {high}, got {value[:40]!r}"
+                          if high is not None else f"{name}: expected a number >= {low}, got {value[:40]!r}")
+    return number
 
 
 def _filters_from(params) -> Filters:
     return Filters(modality=params.get("modality") or None, concept=params.get("concept") or None,
-                   licence=params.get("licence") or None, year_from=_int_or_none(params.get("year_from")),
-                   year_to=_int_or_none(params.get("year_to")), kind=params.get("kind") or None)
+                   licence=params.get("licence") or None, year_from=_int_param(params, "year_from", 1, MAX_YEAR),
+                   year_to=_int_param(params, "year_to", 1, MAX_YEAR), kind=params.get("kind") or None)
 
 
 def article_links(doc) -> list[tuple[str, str]]:
@@ -83,7 +97,7 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         q = (params.get("q") or "").strip()
         if len(q) > MAX_QUERY_CHARS:
             raise MedfigError(f"query too long ({len(q)} characters; at most {MAX_QUERY_CHARS})")
-        k = min(max(_int_or_none(params.get("k")) or 24, 1), MAX_K)
+        k = min(_int_param(params, "k", 1) or 24, MAX_K)
         mode = params.get("mode") or "fused"
         if mode == "dense" and not index.has_dense:
             mode = "bm25"
@@ -109,9 +123,14 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"query": q, "mode": mode, "results": [h.to_dict() for h in hits]})
 
+    def doc_of(request: Request):
+        """The document the URL's id names, or None (also for an id no document can have)."""
+        doc_id = request.path_params["doc_id"]
+        return index.doc(doc_id) if 0 <= doc_id <= MAX_DOC_ID else None
+
     def figure_page(request: Request) -> Response:
         doc_id = request.path_params["doc_id"]
-        doc = index.doc(doc_id)
+        doc = doc_of(request)
         if doc is None:
             return error_page(request, 404, f"no figure or panel with id {doc_id}")
         members = index.figure_docs(doc.article_key, doc.figure_id)
@@ -159,14 +178,14 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         })
 
     def figure_image(request: Request) -> Response:
-        doc = index.doc(request.path_params["doc_id"])
+        doc = doc_of(request)
         path = safe_dataset_file(root, doc.image_path) if doc else None
         if path is None:
             return Response("no image", status_code=404, media_type="text/plain")
         return FileResponse(path, media_type=MEDIA_TYPES[path.suffix.lower()])
 
     def panel_image(request: Request) -> Response:
-        doc = index.doc(request.path_params["doc_id"])
+        doc = doc_of(request)
         if doc is None:
             return Response("no such panel", status_code=404, media_type="text/plain")
         crop = safe_dataset_file(root, doc.crop_path)
@@ -184,7 +203,7 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
 
     def thumb_image(request: Request) -> Response:
         """Grid thumbnail: the panel crop file, else the panel box cut from the figure, else the figure."""
-        doc = index.doc(request.path_params["doc_id"])
+        doc = doc_of(request)
         if doc is None:
             return Response("no such document", status_code=404, media_type="text/plain")
         crop = safe_dataset_file(root, doc.crop_path)
