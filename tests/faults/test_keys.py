@@ -78,3 +78,74 @@ def test_zero_byte_pair_gives_one_error_row_per_file(tmp_path):
     errors = _rows(tmp_path / "out", "errors")
     assert sorted(e["article_key"] for e in errors) == ["zero", "zero~zip"]
     assert sorted(Path(e["file"]).name for e in errors) == ["zero.tar.gz", "zero.zip"]
+
+
+# -- figure image names -------------------------------------------------------------------
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _check_every_stored_file(out: Path) -> tuple[list[dict], list[dict]]:
+    """Every figure row's file hashes to the row's sha256; every panel crop exists and is its own."""
+    figures = [f for f in _rows(out, "figures") if f["image_status"] == "ok"]
+    paths = [f["image_path"] for f in figures]
+    assert len(set(paths)) == len(paths), "two figure rows share one image file"
+    for f in figures:
+        assert _sha256(out / f["image_path"]) == f["sha256"], f["image_path"]
+    panels = _rows(out, "subfigures")
+    crops = [p["crop_path"] for p in panels if p["crop_path"]]
+    assert len(set(crops)) == len(crops), "two panel rows share one crop file"
+    assert not set(crops) & set(paths)
+    for crop in crops:
+        assert (out / crop).is_file(), crop
+    return figures, panels
+
+
+def test_duplicate_figure_ids_get_files_of_their_own(tmp_path):
+    article = tmp_path / "in" / "PMC10802347"
+    shutil.copytree(PMC_PARTIAL, article)
+    nxml = next(article.glob("*.nxml"))
+    text = nxml.read_text(encoding="utf-8")
+    fig3 = '<fig position="float" id="F3">'
+    assert text.count(fig3) == 1
+    nxml.write_text(text.replace(fig3, '<fig position="float" id="F2">'), encoding="utf-8")  # F2 twice
+    out = tmp_path / "out"
+    report = build(tmp_path / "in", out, workers=0, progress=False, pdf_figures=False, subfigures=True)
+    assert report.articles_processed == 1 and report.articles_failed == 0
+    figures, panels = _check_every_stored_file(out)
+    twins = [f for f in figures if f["figure_id"] == "F2"]
+    assert len(twins) == 2
+    assert [Path(f["image_path"]).stem for f in twins] == ["F2", "F2~2"]
+    assert twins[0]["sha256"] != twins[1]["sha256"]
+    assert twins[0]["graphic_href"] != twins[1]["graphic_href"]
+    (row,) = _rows(out, "articles")
+    assert "duplicate figure id F2: stored as F2 and F2~2" in row["warnings"]
+    # the other figures keep their plain names
+    assert sorted(Path(f["image_path"]).stem for f in figures if f["figure_id"] != "F2") == ["F1", "F4"]
+
+
+def test_every_stored_file_is_its_rows_own_on_a_real_build(tmp_path):
+    from medfig.demo.corpus import write_demo_corpus
+
+    inp = tmp_path / "in"
+    write_demo_corpus(inp / "demo", n=3, seed=0)
+    for name in ("PMC4657150", "PMC4691483"):
+        shutil.copytree(HINDAWI / name, inp / name)
+    out = tmp_path / "out"
+    report = build(inp, out, workers=0, progress=False, pdf_figures=True, subfigures=True)
+    assert report.articles_failed == 0
+    figures, panels = _check_every_stored_file(out)
+    assert len(figures) >= 8 and len(panels) >= 2
+    assert {f["article_key"] for f in figures} >= {"PMC4657150", "PMC4691483"}
+
+
+def test_image_stems_are_distinct_and_plain_when_they_can_be():
+    from medfig.pipeline.article import image_stems
+
+    assert image_stems(["F1", "F2", "fig 3"]) == ["F1", "F2", "fig_3"]
+    # repeats, ids safe_name makes equal, an id shaped like a panel crop of another figure
+    ids = ["fig1", "fig1", "fig 1", "fig1~2", "fig1-panel_0", "fig1"]
+    stems = image_stems(ids)
+    assert stems == ["fig1", "fig1~2", "fig_1", "fig1_2", "fig1-panel_0~", "fig1~3"]
+    assert len(set(stems)) == len(stems)

@@ -15,6 +15,7 @@ which times each one):
 from __future__ import annotations
 
 import hashlib
+import re
 import resource
 import traceback
 from contextlib import ExitStack
@@ -30,6 +31,37 @@ from medfig.pipeline.steps import ArticleStep, StepStats, run_article_steps
 from medfig.records import Article, JatsError, SourceError
 
 FATAL_STAGES = {"source", "xml", "internal"}
+_CROP_LIKE = re.compile(r"-panel_\d")  # write_crops names panels STEM-panel_I[_LABEL]: a figure stem never looks so
+
+
+def image_stems(figure_ids) -> list[str]:
+    """File stems of an article's figures, in document order, distinct by construction.
+
+    A figure's stem is ``safe_name(figure_id)``; a repeat (two ``<fig id="fig1">``, or two ids
+    that ``safe_name`` makes equal) becomes ``fig1~2``, ``fig1~3`` ... (``~`` is never in a
+    ``safe_name``), and a stem that could be a panel crop's name gets a ``~``. Normal ids keep
+    their plain stems. Every step that names a figure's file calls this on the same id list.
+    """
+    stems: list[str] = []
+    taken: set[str] = set()
+    for figure_id in figure_ids:
+        base = safe_name(figure_id)
+        if _CROP_LIKE.search(base):
+            base += "~"
+        stem, n = base, 2
+        while stem in taken:
+            stem, n = f"{base}~{n}", n + 1
+        taken.add(stem)
+        stems.append(stem)
+    return stems
+
+
+def _duplicate_id_warnings(figure_ids: list[str], stems: list[str]) -> list[str]:
+    by_id: dict[str, list[str]] = {}
+    for figure_id, stem in zip(figure_ids, stems):
+        by_id.setdefault(figure_id, []).append(stem)
+    return [f"duplicate figure id {figure_id}: stored as {' and '.join(names)}"
+            for figure_id, names in by_id.items() if len(names) > 1]
 
 
 @dataclass(slots=True)
@@ -152,13 +184,16 @@ class StoreFigureFiles(ArticleStep):
         return not work.pdf_only
 
     def run(self, work: ArticleWork) -> None:
-        for figure in work.article.figures:
+        ids = [figure.figure_id for figure in work.article.figures]
+        stems = image_stems(ids)
+        work.article.warnings.extend(_duplicate_id_warnings(ids, stems))
+        for figure, stem in zip(work.article.figures, stems):
             row = figure_row(work.article, figure)
-            self._store(work, figure, row)
+            self._store(work, figure, row, stem)
             work.result.figure_rows.append(row)
 
     @staticmethod
-    def _store(work: ArticleWork, figure, row: dict) -> None:
+    def _store(work: ArticleWork, figure, row: dict, stem: str) -> None:
         where = f"{work.package.source.container}:{figure.graphic_file or figure.graphic_href}"
         if figure.graphic_href is None:
             return
@@ -168,7 +203,7 @@ class StoreFigureFiles(ArticleStep):
             return
         try:
             data = work.package.read_bytes(figure.graphic_file)
-            stored = store_image(data, figure.graphic_file, work.folder.image_dir(work.key) / safe_name(figure.figure_id))
+            stored = store_image(data, figure.graphic_file, work.folder.image_dir(work.key) / stem)
         except (ImageError, SourceError, OSError) as exc:
             row["image_status"] = "error"
             row["image_error"] = str(exc)
@@ -222,13 +257,14 @@ class CropFromPdf(ArticleStep):
 
         from medfig.pdf.output import render_box_png
 
-        wanted = [row for row in work.result.figure_rows
+        stems = image_stems(row["figure_id"] for row in work.result.figure_rows)
+        wanted = [(row, stem) for row, stem in zip(work.result.figure_rows, stems)
                   if row["image_status"] in ("missing", "no_graphic") and row["figure_id"] in work.located]
         if not wanted:
             return
         doc = pdfium.PdfDocument(work.pdf)
         try:
-            for row in wanted:
+            for row, stem in wanted:
                 found = work.located[row["figure_id"]]
                 try:
                     page = doc[found.page]
@@ -237,7 +273,7 @@ class CropFromPdf(ArticleStep):
                     if width < 1 or height < 1:
                         raise ValueError(f"empty crop box {found.box_pt}")
                     # our own render: written as is, not decoded again to be checked as a package file is
-                    path = work.folder.image_dir(work.key) / f"{safe_name(row['figure_id'])}.png"
+                    path = work.folder.image_dir(work.key) / f"{stem}.png"
                     atomic_write_bytes(path, png, only_if_changed=True)
                 except (OSError, ValueError, pdfium.PdfiumError) as exc:
                     work.error("pdf", f"figure {row['figure_id']}: crop failed ({exc})", work.pdf_where)
@@ -281,17 +317,19 @@ class SplitCompoundFigures(ArticleStep):
         from medfig.compound import split_compound, write_crops
         from medfig.compound.table import subfigure_rows
 
-        figures = {figure.figure_id: figure for figure in work.article.figures}
+        # by file stem, not by id: two figures sharing an id keep their own captions and crops
+        figures = dict(zip(image_stems(f.figure_id for f in work.article.figures), work.article.figures))
+        rows = work.result.figure_rows
         root = work.folder.root
-        for row in work.result.figure_rows:
-            figure = figures.get(row["figure_id"])
+        for row, figure_stem in zip(rows, image_stems(row["figure_id"] for row in rows)):
+            figure = figures.get(figure_stem)
             if row["image_status"] != "ok" or figure is None:
                 continue
             try:
                 with Image.open(root / row["image_path"]) as opened:
                     image = opened.convert("RGB")
                 subfigures = split_compound(image, figure.caption, figure.inline_refs, figure_id=figure.figure_id)
-                stem = (work.folder.image_dir(work.key) / f"{safe_name(figure.figure_id)}-panel").relative_to(root)
+                stem = (work.folder.image_dir(work.key) / f"{figure_stem}-panel").relative_to(root)
                 write_crops(image, subfigures, root, stem.as_posix())
             except Exception as exc:  # one odd image must not lose the article's other figures
                 detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
