@@ -41,11 +41,12 @@ def hindawi_dataset(tmp_path_factory) -> Path:
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
-    """Every file of the dataset itself; ``runs/`` and ``logs/`` are records of each run, new every time."""
+    """Every file of the dataset itself; ``runs/`` and ``logs/`` are records of each run, new every time;
+    dot-files (the write lock ``.medfig.lock``) are not the dataset."""
     return {
         p.relative_to(folder).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.relative_to(folder).parts[0] not in ("runs", "logs")
+        if p.is_file() and p.relative_to(folder).parts[0] not in ("runs", "logs") and not p.name.startswith(".")
     }
 
 

@@ -13,6 +13,7 @@ A folder written by ``medfig build`` (a *dataset*)::
     runs/<time>.json    one file per run: timings, executor, counts of that run
     logs/               worker logs
     images/<article>/<figure>.{jpg,png}
+    .medfig.lock        held (``flock``) by the one medfig process writing the folder
 
 Each table is either one file ``NAME.parquet`` or, in a sharded build, a folder
 ``NAME.parquet/`` of ``part-00000.parquet`` ...; readers never need to know which.
@@ -30,10 +31,17 @@ Writes are atomic (:mod:`medfig.io`): a killed run leaves the old file or the ne
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import re
+import shlex
 import shutil
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +53,7 @@ from medfig.records import MedfigError
 from medfig.schema import DATASET_TABLES
 
 PART_PATTERN = "part-*.parquet"
+LOCK_NAME = ".medfig.lock"
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -75,6 +84,39 @@ class DatasetFolder:
     @property
     def logs_dir(self) -> Path:
         return self.root / "logs"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.root / LOCK_NAME
+
+    @contextmanager
+    def lock(self, command: str) -> Iterator[Path]:
+        """Hold the folder's exclusive write lock while the block runs (``medfig build``, ``curate``,
+        ``index``): a second writer raises MedfigError at once, naming the holder's pid and command.
+
+        The lock is ``fcntl.flock`` on ``.medfig.lock`` inside the folder, which holds the holder's
+        pid and command line. The kernel releases a flock when its holder dies, however it dies
+        (``kill -9``, out of memory, a power cut's reboot): a stale lock cannot exist, so there is
+        nothing to clean up by hand. The descriptor is not inherited by worker processes (PEP 446),
+        so only the driver holds it. The file stays after the block (removing it would race with the
+        next writer) and is not part of the dataset (a dot-file, like the atomic writes' temps).
+        Locks on NFS depend on the server (Linux NFSv4 maps flock to byte-range locks: fine)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise MedfigError(f"{self.root}: cannot open the lock file {LOCK_NAME} ({exc.strerror})") from exc
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise MedfigError(f"{self.root} is being written by another medfig process ({_holder(fd)}); "
+                                  f"wait for it or stop it") from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n{_command_line(command)}\n".encode("utf-8", "backslashreplace"), 0)
+            yield self.lock_path
+        finally:
+            os.close(fd)  # releases the lock
 
     def table_location(self, name: str) -> Path:
         """``NAME.parquet``: a file, or a folder of parts in a sharded build."""
@@ -194,6 +236,26 @@ class DatasetFolder:
                 for part in path.glob(PART_PATTERN):
                     if int(part.stem.split("-")[1]) >= shards:
                         part.unlink()
+
+
+def _command_line(command: str) -> str:
+    """What the lock file says the holder is: its ``medfig ...`` command line, or ``command`` and the script."""
+    argv = [a.replace("\n", " ") for a in sys.argv]
+    if argv and (Path(argv[0]).name == "medfig" or argv[0].endswith("medfig/cli.py")):
+        return shlex.join(["medfig", *argv[1:]])[:400]
+    return f"{command} from {shlex.join(argv) or 'python'}"[:400]
+
+
+def _holder(fd: int) -> str:
+    """``pid N, COMMAND`` from a held lock file (the holder may still be writing it: retry briefly)."""
+    text = ""
+    for _ in range(20):
+        text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
+        if text.endswith("\n"):
+            break
+        time.sleep(0.01)
+    pid, _, command = text.strip().partition("\n")
+    return f"pid {pid}, {command}" if pid.isdigit() else "pid unknown"
 
 
 @dataclass(frozen=True)

@@ -29,3 +29,23 @@ if _HANG or _CRASH:
         return _real(data, *args, name=name, **kwargs)
 
     _extract.extract_pdf = _faulty
+
+# - ``MEDFIG_FAULT_SLEEP_S=0.5``: every article of a build (``medfig.pipeline.article.process_article``)
+#   sleeps that long first, in whichever process runs it (tests of signals and locks need a build that
+#   lasts a few seconds).
+_SLEEP = os.environ.get("MEDFIG_FAULT_SLEEP_S")
+
+if _SLEEP:
+    import functools
+    import time
+
+    import medfig.pipeline.article as _article
+
+    _real_process = _article.process_article
+
+    @functools.wraps(_real_process)  # same module and name: pickled by reference, found again in workers
+    def _slow(*args, **kwargs):
+        time.sleep(float(_SLEEP))
+        return _real_process(*args, **kwargs)
+
+    _article.process_article = _slow

@@ -170,6 +170,12 @@ def curate(dataset: str | Path, release: str | Path, options: CurateOptions | No
     root, out = Path(dataset), Path(release)
     if root.resolve() == out.resolve():
         raise MedfigError(f"{out}: the release folder must differ from the dataset folder")
+    with DatasetFolder(out).lock("medfig curate"):  # one writer per release folder
+        return _curate_locked(root, out, opts, steps, progress, t0)
+
+
+def _curate_locked(root: Path, out: Path, opts: CurateOptions, steps: list[Step] | None, progress: bool,
+                   t0: float) -> CurateReport:
     records, articles = load_records(root)
     n_in = len(records)
     steps = steps if steps is not None else default_steps(root, opts, progress)

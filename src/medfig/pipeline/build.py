@@ -213,14 +213,28 @@ def build(
     ``config`` (:class:`BuildConfig`: every output-affecting setting, read once from the environment
     here and handed to the workers). A run whose config fingerprint differs redoes every article.
     ``task``: what runs per article (default ``process_article``); must be importable by worker processes.
-    """
-    from medfig.sources import iter_sources
 
+    Only one process writes a folder at a time: ``out_dir/.medfig.lock`` (:meth:`DatasetFolder.lock`)
+    is held for the whole build, and a second build (or ``medfig curate``/``index`` on it) raises
+    MedfigError at once, naming the holder's pid and command.
+    """
     started = time.perf_counter()
     out_dir = Path(out_dir).resolve()
-    out_dir.mkdir(parents=True, exist_ok=True)
     folder = DatasetFolder(out_dir)
-    remove_stale_temps(out_dir)
+    with folder.lock("medfig build"):  # one writer per folder; a second build raises MedfigError here
+        remove_stale_temps(out_dir)  # only under the lock: another build's temps are not stale
+        return _build_locked(input_path, folder, started=started, workers=workers, progress=progress,
+                             sources=sources, executor=executor, ray_address=ray_address, shards=shards,
+                             incremental=incremental, removed=removed, timeout_s=timeout_s,
+                             pdf_figures=pdf_figures, subfigures=subfigures, config=config, task=task)
+
+
+def _build_locked(input_path, folder: DatasetFolder, *, started: float, workers, progress, sources, executor,
+                  ray_address, shards, incremental, removed, timeout_s, pdf_figures, subfigures, config,
+                  task) -> BuildReport:
+    from medfig.sources import iter_sources
+
+    out_dir = folder.root
     if workers is None:
         workers = os.cpu_count() or 1
     report = BuildReport(out_dir=out_dir, executor=executor)

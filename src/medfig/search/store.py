@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from medfig.dataset import DatasetFolder
 from medfig.io import atomic_write_bytes, atomic_write_json
 from medfig.records import MedfigError
 from medfig.search.documents import TEXT_FIELDS, SearchDoc, documents_from_dataset
@@ -221,8 +222,6 @@ def build_index(
     indexes ``caption, subcaption`` only). ``dense=None`` means: on when the offline
     model is installed. ``docs`` replaces reading the dataset tables (benchmarks).
     """
-    from medfig.search.encoder import INSTALL_HINT, dense_available
-
     started = time.perf_counter()
     fields = tuple(f for f in TEXT_FIELDS if f in set(fields))
     unknown = set(fields) - set(TEXT_FIELDS)
@@ -230,6 +229,15 @@ def build_index(
         raise MedfigError(f"unknown index field(s): {', '.join(sorted(unknown))}")
     index_dir = Path(index_dir) if index_dir is not None else index_dir_for(dataset)
     index_dir.mkdir(parents=True, exist_ok=True)
+    # one writer at a time: the dataset's lock (index lives inside it), as `medfig build` takes it
+    with DatasetFolder(dataset if dataset is not None else index_dir).lock("medfig index"):
+        return _build_index_locked(dataset, index_dir, fields, dense, docs, progress, batch_size, started)
+
+
+def _build_index_locked(dataset, index_dir: Path, fields: tuple[str, ...], dense: bool | None,
+                        docs: list[SearchDoc] | None, progress: bool, batch_size: int, started: float) -> IndexReport:
+    from medfig.search.encoder import INSTALL_HINT, dense_available
+
     if docs is None:
         docs = documents_from_dataset(dataset)
     dupes = len(docs) - len({d.doc_key for d in docs})
