@@ -3,13 +3,17 @@
 Zip has a central directory, so members are read lazily on demand. A gzipped
 tar has no index: reaching member *n* means decompressing everything before it,
 so ``open()`` makes one pass and spools this article's members (small ones in
-memory, large ones to a temporary file) instead of paying a pass per figure.
+memory, large ones to a temporary file, copied in chunks) instead of paying a pass
+per figure. While it copies, it compares each member's bytes with the compressed bytes
+the stream consumed for it: a member that inflates past ``safety.MAX_ZIP_RATIO`` (a
+tar.gz of zeros) stops being copied and is refused on read, as a zip member is, so
+neither memory nor the temporary disk fills up.
 """
 
 from __future__ import annotations
 
+import os
 import re
-import shutil
 import stat
 import tarfile
 import tempfile
@@ -31,6 +35,9 @@ ZIP_SUFFIXES = (".zip", ".meca")
 SPOOL_MEMORY_BYTES = 16 * safety.MiB  # members above this spill to a temporary file
 _PMC_PACKAGE = re.compile(r"^PMC\d+$")
 _COPY_CHUNK = 1024 * 1024
+# How far a decompressor may have read ahead of the member it is inflating (gzip reads the
+# compressed file 128 KiB at a time): allowed for, so that only a clear bomb is refused.
+_READ_AHEAD_BYTES = 256 * 1024
 
 
 def archive_kind(name: str) -> str | None:
@@ -140,11 +147,14 @@ def open_zip(source: ArticleSource) -> ZipPackage:
 
 class TarPackage(ArticlePackage):
     def __init__(self, source: ArticleSource, spools: dict[str, IO[bytes]], sizes: dict[str, int],
-                 warnings: list[str]) -> None:
+                 warnings: list[str], refused: dict[str, str] | None = None) -> None:
         self._spools = spools
+        self._refused = refused or {}  # member -> why it was not kept (a possible bomb)
         super().__init__(source, sizes, warnings)
 
     def _read(self, name: str, limit: int, where: str) -> bytes:
+        if name in self._refused:
+            raise SourceError(self._refused[name])
         spool = self._spools.get(name)
         if spool is None:  # only oversized members lack a spool, and check_member_size refused those
             raise SourceError(f"{where}: member was not kept (over the size limit)")
@@ -165,25 +175,49 @@ class TarPackage(ArticlePackage):
         super().close()
 
 
-def _spool_member(tar: tarfile.TarFile, member: tarfile.TarInfo, where: str) -> IO[bytes]:
-    """Copy one member out of the stream, never more than its header promised."""
+class _CompressedStream:
+    """How many compressed bytes of the archive file a tar stream has consumed so far."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self.size = os.fstat(raw.fileno()).st_size
+
+    def position(self) -> int:
+        return self._raw.tell()
+
+
+def _spool_member(tar: tarfile.TarFile, member: tarfile.TarInfo, where: str,
+                  stream: _CompressedStream) -> IO[bytes]:
+    """Copy one member out of the stream in chunks, never more than its header promised.
+
+    Raises SourceError (``compression ratio ...``) when the member inflates past
+    ``safety.MAX_ZIP_RATIO``: up front when the rest of the archive file is too small to hold
+    it at that ratio, else as soon as the bytes copied so far outgrow what was consumed.
+    """
+    start = stream.position()
+    safety.check_zip_ratio(member.size, stream.size - start + _READ_AHEAD_BYTES, where)
     spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES)
     try:
         source = tar.extractfile(member)
         if source is None:
             raise SourceError(f"{where}: member has no data")
+        copied = 0
         with source:
-            shutil.copyfileobj(source, spool, _COPY_CHUNK)
-        if spool.tell() != member.size:
-            raise SourceError(f"{where}: member is {spool.tell()} bytes, header says {member.size}")
+            while chunk := source.read(_COPY_CHUNK):
+                spool.write(chunk)
+                copied += len(chunk)
+                safety.check_zip_ratio(copied, stream.position() - start + _READ_AHEAD_BYTES, where)
+        if copied != member.size:
+            raise SourceError(f"{where}: member is {copied} bytes, header says {member.size}")
     except BaseException:
         spool.close()
         raise
     return spool
 
 
-def _scan_tar(source: ArticleSource, tar: tarfile.TarFile,
-              spools: dict[str, IO[bytes]], sizes: dict[str, int], warnings: list[str]) -> None:
+def _scan_tar(source: ArticleSource, tar: tarfile.TarFile, stream: _CompressedStream,
+              spools: dict[str, IO[bytes]], sizes: dict[str, int], warnings: list[str],
+              refused: dict[str, str]) -> None:
     label = Path(source.container).name
     total = 0
     for count, member in enumerate(tar, start=1):
@@ -201,23 +235,31 @@ def _scan_tar(source: ArticleSource, tar: tarfile.TarFile,
         if total > safety.MAX_PACKAGE_BYTES:
             raise SourceError(f"{source.container}: members exceed the package limit of "
                               f"{safety.MAX_PACKAGE_BYTES} bytes; refused")
-        spools[rel] = _spool_member(tar, member, f"{source.container}:{member.name}")
+        where = f"{source.container}:{member.name}"
+        try:
+            spools[rel] = _spool_member(tar, member, where, stream)
+        except SourceError as exc:
+            if "compression ratio" not in str(exc):
+                raise
+            refused[rel] = str(exc)  # the other members stay readable; reading this one says why
+            warnings.append(str(exc))
 
 
 def open_tar(source: ArticleSource) -> TarPackage:
     spools: dict[str, IO[bytes]] = {}
     sizes: dict[str, int] = {}
     warnings: list[str] = []
+    refused: dict[str, str] = {}
     try:
-        with tarfile.open(source.container, mode="r:*") as tar:
-            _scan_tar(source, tar, spools, sizes, warnings)
+        with open(source.container, "rb") as raw, tarfile.open(fileobj=raw, mode="r:*") as tar:
+            _scan_tar(source, tar, _CompressedStream(raw), spools, sizes, warnings, refused)
     except BaseException as exc:
         for spool in spools.values():
             spool.close()
         if isinstance(exc, READ_ERRORS):
             raise SourceError(f"{source.container}: truncated or corrupt tar archive ({describe(exc)})") from exc
         raise
-    package = TarPackage(source, spools, sizes, warnings)
+    package = TarPackage(source, spools, sizes, warnings, refused)
     package._choose_main_files()
     return package
 
