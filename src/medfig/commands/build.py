@@ -23,7 +23,18 @@ def read_removal_list(path: Path) -> dict[str, tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from medfig.pipeline.build import build
+    """Exit codes: 0 built; 2 a problem with the input, the options or the folder (one line on stderr,
+    e.g. another medfig process is writing it); 143 / 130 stopped by SIGTERM / SIGINT (one line: how
+    many articles were kept; the next run does the rest)."""
+    try:
+        return _run(args)
+    except KeyboardInterrupt:  # Ctrl-C before the build took over SIGINT (or after it let go)
+        print("medfig build: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    from medfig.pipeline.build import BuildInterrupted, build
     from medfig.pipeline.config import BuildConfig
     from medfig.records import MedfigError
 
@@ -53,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
             shards=args.shards, incremental=args.incremental, removed=removed,
             timeout_s=args.timeout if args.timeout > 0 else None, config=config,
         )
+    except BuildInterrupted as exc:
+        print(f"medfig build: {exc}", file=sys.stderr)
+        return exc.exit_code
     except MedfigError as exc:
         print(f"medfig build: {exc}", file=sys.stderr)
         return 2

@@ -18,8 +18,11 @@ import functools
 import json
 import os
 import shutil
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -35,8 +38,8 @@ from medfig.ledger import build_exclusions
 from medfig.pipeline.article import ArticleResult, process_article
 from medfig.pipeline.config import BuildConfig
 from medfig.pipeline.manifest import Manifest, shard_of
+from medfig.records import MedfigError
 
-COMMIT_EVERY = 64  # articles per manifest transaction: bounds redo work after a kill
 TABLES = schema.DATASET_TABLES
 EXECUTORS = ("local", "ray")
 DEFAULT_TIMEOUT_S = 600.0
@@ -59,6 +62,7 @@ class BuildReport:
     seconds: float = 0.0
     seconds_by_stage: Counter = field(default_factory=Counter)  # summed over articles processed this run
     peak_worker_rss_mb: float = 0.0
+    stopped_by: str | None = None  # SIGTERM / SIGINT when a signal stopped the run
 
     def summary(self) -> str:
         s = self.stats
@@ -88,6 +92,64 @@ class BuildReport:
         rate = self.articles_processed / self.seconds if self.seconds > 0 else 0.0
         lines.append(f"  time              : {self.seconds:.1f} s ({rate:.1f} articles/s, {self.executor} executor)")
         return "\n".join(lines)
+
+
+class BuildInterrupted(MedfigError):
+    """``build()`` was stopped by SIGTERM or SIGINT. Every article finished before the signal is
+    committed to the manifest; the rest (those in flight were abandoned) are done by the next run.
+    ``exit_code``: 128 + the signal number (143, 130), what a shell reports for it."""
+
+    def __init__(self, signum: int, kept: int, left: int | None):
+        self.signum, self.kept, self.left = signum, kept, left
+        self.exit_code = 128 + signum
+        name = signal.Signals(signum).name
+        what = (f"{kept} articles kept, {left} left for the next run" if left is not None
+                else "while listing the input; nothing processed")
+        super().__init__(f"stopped by {name}: {what}")
+
+
+class _Stop(BaseException):
+    """Raised by the build's signal handler at a point where stopping is safe."""
+
+
+class _Signals:
+    """SIGTERM and SIGINT for the length of one build (main thread only; elsewhere signals are
+    left alone). The first signal stops the build: at once where that is safe (listing the input,
+    waiting for results, consolidating), else at the next such point, so a manifest commit is never
+    cut in half. Later signals are ignored while the build winds down (workers stopped, manifest
+    closed), which takes seconds."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._safe = False
+        self._previous: dict = {}
+
+    def __enter__(self) -> "_Signals":
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def _handle(self, signum, _frame) -> None:
+        if self.signum is None:
+            self.signum = signum
+            if self._safe:
+                raise _Stop
+
+    @contextmanager
+    def stoppable(self):
+        """A block that a signal may interrupt (and one that does not start after a signal)."""
+        if self.signum is not None:
+            raise _Stop
+        self._safe = True
+        try:
+            yield
+        finally:
+            self._safe = False
 
 
 def run_articles(sources: list, out_dir: Path, *, executor: str, workers: int, task: Callable,
@@ -229,35 +291,48 @@ def build(
                              pdf_figures=pdf_figures, subfigures=subfigures, config=config, task=task)
 
 
-def _build_locked(input_path, folder: DatasetFolder, *, started: float, workers, progress, sources, executor,
-                  ray_address, shards, incremental, removed, timeout_s, pdf_figures, subfigures, config,
-                  task) -> BuildReport:
+def _build_locked(input_path, folder: DatasetFolder, **kwargs) -> BuildReport:
+    """The build, with SIGTERM / SIGINT turned into :class:`BuildInterrupted` once it has stopped cleanly."""
+    report = BuildReport(out_dir=folder.root, executor=kwargs["executor"])
+    todo: list = []
+    with _Signals() as signals:
+        try:
+            return _run(input_path, folder, report, todo, signals, **kwargs)
+        except _Stop:
+            report.stopped_by = signal.Signals(signals.signum).name
+            report.seconds = time.perf_counter() - kwargs["started"]
+            if report.articles_seen:
+                _write_run_record(folder, report, "null")
+            left = len(todo) - report.articles_processed if report.articles_seen else None
+            raise BuildInterrupted(signals.signum, report.articles_processed, left) from None
+
+
+def _run(input_path, folder: DatasetFolder, report: BuildReport, todo: list, signals: _Signals, *,
+         started: float, workers, progress, sources, executor, ray_address, shards, incremental, removed,
+         timeout_s, pdf_figures, subfigures, config, task) -> BuildReport:
     from medfig.sources import iter_sources
 
     out_dir = folder.root
     if workers is None:
         workers = os.cpu_count() or 1
-    report = BuildReport(out_dir=out_dir, executor=executor)
     if config is None:
         config = BuildConfig.from_environment(pdf_figures=pdf_figures, subfigures=subfigures)
     if task is None:
         task = functools.partial(process_article, config=config)
     fingerprint = json.dumps(config.fingerprint_fields(), sort_keys=True)
 
-    all_sources = list(sources if sources is not None else iter_sources(input_path))
+    with signals.stoppable():
+        all_sources = list(sources if sources is not None else iter_sources(input_path))
     report.articles_seen = len(all_sources)
     with Manifest(folder.manifest_path) as manifest:
         old_shards = int(manifest.get_meta("shards") or 0)
         shards = max(1, shards or old_shards or 1)
-        dirty: set[int] = set()
         if old_shards and old_shards != shards:
-            manifest.reshard(shards)
-            dirty = set(range(shards))
+            manifest.reshard(shards)  # marks every shard pending
         manifest.set_meta("shards", str(shards))
         folder.switch_layout(TABLES, shards)
 
         leaving = _leaving(all_sources, manifest.states(), removed or {}, incremental)
-        dirty |= manifest.shards_of(leaving)
         report.articles_removed = manifest.remove(sorted(leaving))
         report.removed_by_reason = Counter(reason for reason, _ in leaving.values())
         manifest.mark_removed({k: v for k, v in leaving.items() if v[0] != "gone from the input"})
@@ -268,15 +343,19 @@ def _build_locked(input_path, folder: DatasetFolder, *, started: float, workers,
         if manifest.get_meta("config") not in (None, fingerprint):
             states = {}  # other settings or versions than the rows were made with: redo every article
         manifest.set_meta("config", fingerprint)
-        todo = [s for s in all_sources if s.key not in leaving and _needs_work(s, states)]
+        todo.extend(s for s in all_sources if s.key not in leaving and _needs_work(s, states))
         manifest.unmark_removed(s.key for s in todo)
         report.articles_skipped = sum(1 for s in all_sources if s.key not in leaving) - len(todo)
         results = run_articles(todo, out_dir, executor=executor, workers=workers, task=task,
                                timeout_s=timeout_s, ray_address=ray_address)
-        _collect(results, manifest, report, shards, dirty, total=len(todo), progress=progress)
+        _collect(results, manifest, report, shards, signals, total=len(todo), progress=progress)
+        # shards whose articles changed, this run or in a run stopped before it consolidated
+        dirty = {s for s in manifest.pending() if s < shards}
         to_write = _shards_to_write(folder, shards, dirty)
         if to_write:
-            report.stats, report.files_written = consolidate(folder, manifest, shards, to_write)
+            with signals.stoppable():  # parts are written atomically; stopped here, the next run redoes them
+                report.stats, report.files_written = consolidate(folder, manifest, shards, to_write)
+            manifest.clear_pending()
         else:
             report.stats = folder.read_json("stats.json")
     report.seconds = time.perf_counter() - started
@@ -298,6 +377,8 @@ def _write_run_record(folder: DatasetFolder, report: BuildReport, config: str) -
         "seconds_by_stage": {k: round(v, 3) for k, v in sorted(report.seconds_by_stage.items())},
         "peak_worker_rss_mb": round(report.peak_worker_rss_mb, 1),
     }
+    if report.stopped_by:
+        record["stopped_by"] = report.stopped_by
     folder.write_json(f"runs/{stamp}-{os.getpid()}.json", record)
 
 
@@ -324,13 +405,17 @@ def _leaving(sources: list, states: dict, removed: dict[str, tuple[str, str]], i
 
 
 def _collect(results: Iterator[ArticleResult], manifest: Manifest, report: BuildReport, shards: int,
-             dirty: set[int], *, total: int, progress: bool) -> None:
-    batch: list[ArticleResult] = []
+             signals: _Signals, *, total: int, progress: bool) -> None:
+    """Commit each result to the manifest as it arrives (a kill loses only the articles in flight).
+    A signal stops the wait for the next result; closing ``results`` stops the workers."""
     bar = tqdm(total=total, unit="article", disable=not progress or not total, file=sys.stderr)
     try:
-        for result in results:
-            batch.append(result)
-            dirty.add(shard_of(result.key, shards))
+        while True:
+            with signals.stoppable():
+                result = next(results, None)
+            if result is None:
+                break
+            manifest.record([result], shards)
             report.articles_processed += 1
             report.articles_failed += result.failed
             report.figures_written += len(result.figure_rows)
@@ -340,9 +425,6 @@ def _collect(results: Iterator[ArticleResult], manifest: Manifest, report: Build
                 report.errors_by_stage[error["stage"]] += 1
             bar.update(1)
             bar.set_postfix(figures=report.figures_written, errors=sum(report.errors_by_stage.values()))
-            if len(batch) >= COMMIT_EVERY:
-                manifest.record(batch, shards)
-                batch = []
     finally:
-        manifest.record(batch, shards)  # keep what finished, even on Ctrl-C
+        results.close()  # a no-op when the workers are already stopped
         bar.close()

@@ -17,6 +17,13 @@ Workers are started with ``spawn``: forking a parent that holds threads
 (onnxruntime, tqdm's monitor) can deadlock the child. Each worker imports its
 models once and keeps them for every article it processes.
 
+Signals and the driver's death: workers ignore SIGINT (a terminal's Ctrl-C reaches the whole
+process group; the driver decides what stops, and stops its workers itself), SIGINT is
+blocked while one starts so it cannot die in its start-up, and a worker dies with the
+driver (``PR_SET_PDEATHSIG``: the kernel sends it SIGKILL when the driver exits, even
+after ``kill -9``; elsewhere than Linux a closed pipe ends it after its current task). A
+worker whose driver went away says nothing (no BrokenPipe traceback).
+
 The pool is not tied to articles: ``medfig extract`` runs one PDF per task on it, with
 its own ``on_failure`` (what a timeout or a dead worker becomes) and ``warm_up`` (models
 loaded before the first task's clock starts).
@@ -24,8 +31,11 @@ loaded before the first task's clock starts).
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing as mp
 import os
+import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -44,21 +54,39 @@ _READY = "ready"
 STARTUP_TIMEOUT_S = 120.0
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Linux: the kernel kills this process when its parent dies, however it dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(0)
+
+
 def _worker_main(conn: Connection, task: Callable, out_dir: str | None, warm_up: Callable | None,
-                 single_threaded_models: bool) -> None:
+                 single_threaded_models: bool, parent_pid: int | None = None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while starting us
+    if parent_pid is not None:
+        _die_with_parent(parent_pid)
     if single_threaded_models:
         os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # one worker per core: models run single-threaded
-    if warm_up is not None:
-        warm_up()
-    conn.send(_READY)
-    while True:
-        try:
+    try:
+        if warm_up is not None:
+            warm_up()
+        conn.send(_READY)
+        while True:
             source = conn.recv()
-        except EOFError:  # the parent went away
-            return
-        if source is _STOP:
-            return
-        conn.send(task(source) if out_dir is None else task(source, Path(out_dir)))
+            if source is _STOP:
+                return
+            conn.send(task(source) if out_dir is None else task(source, Path(out_dir)))
+    except (EOFError, BrokenPipeError, ConnectionResetError):  # the driver went away: nothing to say
+        return
 
 
 @dataclass
@@ -99,12 +127,22 @@ class LocalPool:
     def _start_worker(self, wait_ready: bool = True) -> _Worker:
         parent, child = self._ctx.Pipe()
         process = self._ctx.Process(target=_worker_main, daemon=True,
-                                    args=(child, self.task, self.out_dir, self.warm_up, self.single_threaded_models))
-        process.start()
-        child.close()
+                                    args=(child, self.task, self.out_dir, self.warm_up, self.single_threaded_models,
+                                          os.getpid()))
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # inherited: the child unblocks it
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            child.close()
         worker = _Worker(process=process, conn=parent)
         if wait_ready:
-            self._wait_ready(worker)
+            try:
+                self._wait_ready(worker)
+            except BaseException:  # interrupted (a signal) while waiting: no orphan
+                if worker.process.is_alive():
+                    self._stop_worker(worker)
+                raise
         return worker
 
     def _wait_ready(self, worker: _Worker) -> None:
@@ -152,7 +190,7 @@ class LocalPool:
         try:
             for worker in self._workers:
                 self._wait_ready(worker)
-        except MedfigError:
+        except BaseException:  # a worker that cannot start, or a signal: stop the others too
             self.close()
             raise
         try:

@@ -8,6 +8,14 @@ millions of articles never holds more than one shard's rows in memory.
 
 Only the driver process writes it (workers return rows to the driver), so the
 same manifest serves the local pool and a Ray cluster.
+
+Each finished article is committed at once (:meth:`Manifest.record` of one result), so a
+``kill -9`` of the driver loses only the articles in flight. The database runs in WAL mode
+with ``synchronous=NORMAL``: a commit appends to the log without an fsync (a commit costs
+well under a millisecond), and a process crash never loses a committed article (a power cut
+may lose the last ones, which the next run redoes). The ``pending`` table lists the shards
+whose Parquet parts are behind the manifest (an article committed, then the build stopped
+before it consolidated); the next build rewrites them even when it has nothing else to do.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ CREATE TABLE IF NOT EXISTS removed (
     reason TEXT NOT NULL,          -- why the article left the dataset (retracted, withdrawn, ...)
     detail TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS pending (shard INTEGER PRIMARY KEY);  -- Parquet parts behind the manifest
 """
 
 
@@ -53,8 +62,11 @@ class Manifest:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path)
+        if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self._db.execute("PRAGMA journal_mode=WAL")  # persistent: set once per database
+        self._db.execute("PRAGMA synchronous=NORMAL")
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if not {"articles", "meta", "removed"} <= tables:  # only write when needed: a no-op run must not touch it
+        if not {"articles", "meta", "removed", "pending"} <= tables:  # only write when needed: a no-op run must not touch it
             with self._db:
                 self._db.executescript(SCHEMA)
 
@@ -96,12 +108,24 @@ class Manifest:
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     rows,
                 )
+                self._db.executemany("INSERT OR IGNORE INTO pending(shard) VALUES (?)", {(r[3],) for r in rows})
         return len(rows)
+
+    def pending(self) -> set[int]:
+        """Shards whose Parquet parts do not yet hold what the manifest holds."""
+        return {shard for (shard,) in self._db.execute("SELECT shard FROM pending")}
+
+    def clear_pending(self) -> None:
+        """After a consolidation of every pending shard."""
+        if self._db.execute("SELECT 1 FROM pending LIMIT 1").fetchone():
+            with self._db:
+                self._db.execute("DELETE FROM pending")
 
     def reshard(self, shards: int) -> None:
         keys = [k for (k,) in self._db.execute("SELECT key FROM articles")]
         with self._db:
             self._db.executemany("UPDATE articles SET shard = ? WHERE key = ?", [(shard_of(k, shards), k) for k in keys])
+            self._db.executemany("INSERT OR IGNORE INTO pending(shard) VALUES (?)", [(s,) for s in range(shards)])
 
     def shards_of(self, keys: Iterable[str]) -> set[int]:
         found = set()
@@ -113,8 +137,10 @@ class Manifest:
 
     def remove(self, keys: list[str]) -> int:
         if keys:
+            shards = self.shards_of(keys)
             with self._db:
                 self._db.executemany("DELETE FROM articles WHERE key = ?", [(k,) for k in keys])
+                self._db.executemany("INSERT OR IGNORE INTO pending(shard) VALUES (?)", [(s,) for s in shards])
         return len(keys)
 
     def mark_removed(self, reasons: dict[str, tuple[str, str]]) -> None:

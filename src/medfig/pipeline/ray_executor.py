@@ -96,33 +96,40 @@ def run_on_ray(task: Callable, items: Iterable, *, address: str | None, timeout_
     def timed_out() -> TaskFailure:
         return TaskFailure("timeout", timeout_s, attempts=1)
 
-    hand_out()
-    while in_flight:
-        wait_s = None
-        if timeout_s is not None:
-            oldest = min(started for _, started in in_flight.values())
-            wait_s = max(0.0, oldest + timeout_s - time.monotonic())
-        done, _ = ray.wait(list(in_flight), num_returns=1, timeout=wait_s)
-        for ref in done:
-            item, _ = in_flight.pop(ref)
-            try:
-                outcome = ray.get(ref)
-            except GetTimeoutError:
-                outcome = timed_out()
-            except TaskCancelledError as exc:
-                outcome = TaskFailure("cancelled", timeout_s, error=type(exc).__name__)
-            except RayTaskError as exc:  # not the task's own exception (Guarded returns those): Ray could
-                # not run it, e.g. the task does not unpickle on the worker (a module only the driver has)
-                outcome = TaskFailure("exception", timeout_s, error=f"Ray could not run the task: {_last_line(exc)}")
-            except RayError as exc:  # the worker died (killed, out of memory) on every attempt
-                outcome = TaskFailure("worker", timeout_s, attempts=MAX_RETRIES + 1,
-                                      error=f"Ray: {type(exc).__name__}")
-            yield item, outcome
-        if not done and timeout_s is not None:
-            now = time.monotonic()
-            for ref, (item, started) in list(in_flight.items()):
-                if now - started >= timeout_s:
-                    ray.cancel(ref, force=True, recursive=True)  # kills its worker: C code ignores anything gentler
-                    in_flight.pop(ref)
-                    yield item, timed_out()
+    try:
         hand_out()
+        while in_flight:
+            wait_s = None
+            if timeout_s is not None:
+                oldest = min(started for _, started in in_flight.values())
+                wait_s = max(0.0, oldest + timeout_s - time.monotonic())
+            done, _ = ray.wait(list(in_flight), num_returns=1, timeout=wait_s)
+            for ref in done:
+                item, _ = in_flight.pop(ref)
+                try:
+                    outcome = ray.get(ref)
+                except GetTimeoutError:
+                    outcome = timed_out()
+                except TaskCancelledError as exc:
+                    outcome = TaskFailure("cancelled", timeout_s, error=type(exc).__name__)
+                except RayTaskError as exc:  # not the task's own exception (Guarded returns those): Ray could
+                    # not run it, e.g. the task does not unpickle on the worker (a module only the driver has)
+                    outcome = TaskFailure("exception", timeout_s, error=f"Ray could not run the task: {_last_line(exc)}")
+                except RayError as exc:  # the worker died (killed, out of memory) on every attempt
+                    outcome = TaskFailure("worker", timeout_s, attempts=MAX_RETRIES + 1,
+                                          error=f"Ray: {type(exc).__name__}")
+                yield item, outcome
+            if not done and timeout_s is not None:
+                now = time.monotonic()
+                for ref, (item, started) in list(in_flight.items()):
+                    if now - started >= timeout_s:
+                        ray.cancel(ref, force=True, recursive=True)  # kills its worker: C code ignores anything gentler
+                        in_flight.pop(ref)
+                        yield item, timed_out()
+            hand_out()
+    finally:  # stopped early (a signal, the caller closed the generator): cancel what still runs
+        for ref in in_flight:
+            try:
+                ray.cancel(ref, force=True, recursive=True)
+            except Exception:  # noqa: BLE001 - best effort while the driver stops
+                pass
