@@ -120,9 +120,9 @@ def hash_variants(img) -> list[tuple[int, int]]:
 
 def image_hashes(path: str | Path) -> list[tuple[int, int]]:
     """Hash variants (see :func:`hash_variants`) of an image file; 64-bit integers."""
-    from PIL import Image
+    from medfig.images import open_image  # the build's pixel budget, checked on the declared size
 
-    with Image.open(path) as im:
+    with open_image(path) as im:
         im.load()
         return hash_variants(im)
 

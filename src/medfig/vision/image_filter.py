@@ -85,11 +85,11 @@ class FeatureExtractor:
         return np.concatenate(out) if out else np.zeros((0, 1280), dtype=np.float32)
 
     def features_of_files(self, paths: Iterable[Path]) -> np.ndarray:
-        from PIL import Image
+        from medfig.images import open_image  # the build's pixel budget, checked on the declared size
 
         images = []
         for p in paths:
-            with Image.open(p) as im:
+            with open_image(p) as im:
                 im.load()
                 images.append(im.convert("RGB"))
         return self.features(images)

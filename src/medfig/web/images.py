@@ -26,9 +26,9 @@ def safe_dataset_file(root: Path, relative: str | None) -> Path | None:
 @lru_cache(maxsize=512)
 def crop_png(image_file: Path, box_px: tuple[float, float, float, float]) -> bytes:
     """A panel cut from the figure image: box [x0, y0, x1, y1] in pixels of that image, clamped to it."""
-    from PIL import Image
+    from medfig.images import open_image  # the build's pixel budget, checked on the declared size
 
-    with Image.open(image_file) as image:
+    with open_image(image_file) as image:
         x0, y0, x1, y1 = box_px
         x0, y0 = max(0, int(x0)), max(0, int(y0))
         x1, y1 = min(image.width, int(round(x1))), min(image.height, int(round(y1)))
@@ -49,9 +49,9 @@ def thumbnail_jpeg(image_file: Path, box_px: tuple[float, float, float, float] |
     """A small JPEG for the result grid (at most THUMB_MAX_PX a side) of the image, or of the panel
     ``box_px`` ([x0, y0, x1, y1], pixels of the image) inside it. ``mtime_ns`` keys the cache to the file
     version. Full-size figure files can be megabytes; the grid must stay fast."""
-    from PIL import Image
+    from medfig.images import open_image  # the build's pixel budget, checked on the declared size
 
-    with Image.open(image_file) as image:
+    with open_image(image_file) as image:
         full_width = image.width
         if not box_px:  # JPEG decodes straight at a reduced size; a panel needs full-resolution pixels
             image.draft("RGB", (THUMB_MAX_PX * 2, THUMB_MAX_PX * 2))
