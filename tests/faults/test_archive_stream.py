@@ -112,3 +112,27 @@ def test_real_tar_gz_members_are_unchanged(tmp_path):
     with source.open() as package:
         for path in sorted(PMC_PARTIAL.iterdir()):
             assert package.read_bytes(path.name) == path.read_bytes()
+
+
+def test_discovery_does_not_inflate_a_bomb_to_list_it(tmp_path):
+    """A bundle is listed in the driver, before any worker: a bomb stops the listing at once."""
+    from medfig.sources.archives import list_members
+
+    archive = tmp_path / "bundle.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        info = tarfile.TarInfo("A/zeros.bin")
+        info.size = 1024 * MiB
+        tar.addfile(info, _Zeros(info.size))
+        for folder in ("A", "B"):
+            for path in sorted(PMC_PARTIAL.iterdir()):
+                tar.add(path, arcname=f"{folder}/{path.name}")
+    assert list_members(archive) is None
+    (source,) = iter_sources(archive)  # still found: opening it gives the error row
+    assert source.key == "bundle" and source.prefix == ""
+    # a bundle without the bomb is listed as before: one source per article folder
+    plain = tmp_path / "plain.tar.gz"
+    with tarfile.open(plain, "w:gz") as tar:
+        for folder in ("A", "B"):
+            for path in sorted(PMC_PARTIAL.iterdir()):
+                tar.add(path, arcname=f"{folder}/{path.name}")
+    assert [s.key for s in iter_sources(plain)] == ["A", "B"]

@@ -285,12 +285,34 @@ def list_members(path: Path) -> list[str] | None:
             # Listing a compressed tar decompresses it all: only worth it below a size cap.
             if not path.name.lower().endswith(".tar") and path.stat().st_size > safety.MAX_LIST_BYTES:
                 return None
-            with tarfile.open(path, mode="r:*") as tar:
-                raw = [m.name for m in tar if m.isreg()]
+            with open(path, "rb") as handle, tarfile.open(fileobj=handle, mode="r:*") as tar:
+                raw = _tar_names(tar, _CompressedStream(handle))
     except (zipfile.BadZipFile, *READ_ERRORS):
+        return None
+    if raw is None:
         return None
     names = (safety.safe_member_name(n) for n in raw)
     return [n for n in names if n is not None and not safety.is_junk(n)]
+
+
+def _tar_names(tar: tarfile.TarFile, stream: _CompressedStream) -> list[str] | None:
+    """Regular members' names, or None as soon as the stream inflates like a bomb.
+
+    Reaching the next header means inflating the member before it, in this (the driver's)
+    process: a member the rest of the file cannot hold at ``MAX_ZIP_RATIO``, or a stream
+    already past that ratio, stops the listing before the gigabytes are inflated.
+    """
+    names = []
+    for member in tar:
+        consumed = stream.position() + _READ_AHEAD_BYTES
+        past_ratio = member.offset_data > safety.ZIP_RATIO_MIN_BYTES + safety.MAX_ZIP_RATIO * consumed
+        too_big = member.size > safety.ZIP_RATIO_MIN_BYTES + safety.MAX_ZIP_RATIO * (
+            stream.size - stream.position() + _READ_AHEAD_BYTES)
+        if past_ratio or too_big:
+            return None
+        if member.isreg():
+            names.append(member.name)
+    return names
 
 
 def split_articles(names: list[str]) -> list[str]:
