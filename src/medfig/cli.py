@@ -76,14 +76,18 @@ def _written_path(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _path_text(path) -> str:
+    return os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)  # an fd is an int
+
+
 def describe_os_error(exc: OSError, fallback_path: str | None = None) -> tuple[str, int]:
     """(one line naming the path and the problem, exit code) for an ``OSError``."""
     problem = exc.strerror or str(exc) or type(exc).__name__
     path = exc.filename if exc.filename is not None else None
     if path is not None:
-        where = f"{os.fsdecode(path)}"
+        where = _path_text(path)
         if exc.filename2 is not None:
-            where += f" -> {os.fsdecode(exc.filename2)}"
+            where += f" -> {_path_text(exc.filename2)}"
         line = f"{where}: {problem}"
     elif fallback_path:
         line = f"{problem} (while writing {fallback_path})"
