@@ -90,7 +90,7 @@ def describe_os_error(exc: OSError, fallback_path: str | None = None) -> tuple[s
             where += f" -> {_path_text(exc.filename2)}"
         line = f"{where}: {problem}"
     elif fallback_path:
-        line = f"{problem} (while writing {fallback_path})"
+        line = f"{fallback_path}: {problem}"  # the folder the command works in: the error named no file
     else:
         line = problem
     return line, EXIT_ENVIRONMENT if exc.errno in ENVIRONMENT_ERRNOS else EXIT_USAGE
