@@ -41,8 +41,9 @@ class ImageError(Exception):
     """The figure file cannot be decoded; the message says why."""
 
 
-class ImageTooLarge(ImageError):
-    """The declared size is above the pixel budget; no decoder was run."""
+class ImageTooLarge(ImageError, ValueError):
+    """The declared size is above the pixel budget; no decoder was run (a ValueError too, for callers
+    that treat a bad render or box as one)."""
 
 
 @dataclass(slots=True)

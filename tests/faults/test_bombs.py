@@ -205,3 +205,42 @@ def test_build_with_a_bomb_figure_records_the_error_and_stays_small(bombs, tmp_p
     assert bomb_rows[0]["image_error"] == f"elife-19405-fig1.tif: {LIMIT_MESSAGE}"
     assert max(usage["self_mb"], usage["children_mb"]) < 2048, usage
     print("build peak MB:", usage)
+
+
+_RENDER_IN_SUBPROCESS = textwrap.dedent("""
+    import json, resource, sys
+    resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
+    import pypdfium2 as pdfium
+    from medfig.pdf.page_image import render_page
+    doc = pdfium.PdfDocument.new()
+    doc.new_page(14400, 14400).close()  # 200 x 200 inches, PDF's largest page: 40000 px a side at 200 dpi
+    try:
+        render_page(doc, 0, 200.0)
+        result = {{"rendered": True}}
+    except ValueError as exc:
+        result = {{"error": str(exc)}}
+    except Exception as exc:
+        result = {{"other": type(exc).__name__ + ": " + str(exc)}}
+    result["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(result))
+""")
+
+
+def test_page_render_over_the_budget_is_refused_before_the_bitmap():
+    done = subprocess.run([sys.executable, "-c", _RENDER_IN_SUBPROCESS.format(limit=ADDRESS_SPACE)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result.get("error") == "page 1: 40001x40001 pixels (1600 MP) exceeds the 250 MP limit", result
+    assert result["maxrss_mb"] < 300, result
+
+
+def test_crop_dpi_is_lowered_to_the_budget_only_for_huge_boxes():
+    from medfig.pdf.output import budget_dpi
+
+    assert budget_dpi((0, 0, 612, 792), 600.0) == 600.0  # a whole letter page at 600 dpi: 33 MP, unchanged
+    poster = (0.0, 0.0, 2384.0, 3370.0)  # A0 at 600 dpi would be 558 MP
+    dpi = budget_dpi(poster, 600.0)
+    assert dpi < 600.0
+    assert (2384 * dpi / 72 + 1) * (3370 * dpi / 72 + 1) <= images.MAX_IMAGE_PIXELS
+    assert (2384 * dpi / 72) * (3370 * dpi / 72) > 0.95 * images.MAX_IMAGE_PIXELS

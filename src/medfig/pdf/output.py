@@ -4,6 +4,8 @@ Crops are rendered with pypdfium2 from the page region (so vector art and PDF-te
 letters are in them). ``native=True`` renders each crop at the resolution of the largest
 embedded raster inside it (its source pixels per point), capped at ``MAX_NATIVE_DPI``,
 so a raster figure keeps its pixel count instead of being resampled down to ``dpi``.
+Every crop is held to the pixel budget (:data:`medfig.images.MAX_IMAGE_PIXELS`): a box that
+would render larger (a poster page at 600 dpi) is rendered at the highest dpi that fits.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import pdfplumber
 import pypdfium2 as pdfium
 
 from medfig.geometry import inside_fraction, rounded
+from medfig.images import MAX_IMAGE_PIXELS
 from medfig.io import atomic_write_bytes, atomic_write_json
 from medfig.pdf.types import ExtractedFigure, PdfExtraction
 
@@ -40,6 +43,16 @@ def native_dpi(plumber_page, box) -> float | None:
     return None if best is None else min(best, MAX_NATIVE_DPI)
 
 
+def budget_dpi(box_pt, dpi: float) -> float:
+    """``dpi``, lowered where the render of ``box_pt`` (points) would be over the pixel budget."""
+    x0, y0, x1, y1 = box_pt
+    area_pt = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    # +1 px a side: pypdfium2 rounds the bitmap size up
+    if area_pt <= 0 or (abs(x1 - x0) * dpi / 72.0 + 1) * (abs(y1 - y0) * dpi / 72.0 + 1) <= MAX_IMAGE_PIXELS:
+        return dpi
+    return 72.0 * (MAX_IMAGE_PIXELS / area_pt) ** 0.5 * 0.99
+
+
 def render_box_png(page, box_pt, dpi: float, turn_deg: int = 0) -> tuple[bytes, int, int]:
     """Render ``box_pt`` (points, origin top-left) of an open pypdfium2 page to PNG bytes; (png, width, height).
 
@@ -48,6 +61,7 @@ def render_box_png(page, box_pt, dpi: float, turn_deg: int = 0) -> tuple[bytes, 
     x0, y0, x1, y1 = box_pt
     # pypdfium2 crop = points cut from the left, bottom, right, top page edges
     crop = (max(0.0, x0), max(0.0, h - y1), max(0.0, w - x1), max(0.0, y0))
+    dpi = budget_dpi((max(0.0, x0), max(0.0, y0), min(w, x1), min(h, y1)), dpi)
     img = page.render(scale=dpi / 72.0, crop=crop).to_pil().convert("RGB")
     if turn_deg % 360:
         img = img.rotate(-turn_deg, expand=True)  # PIL turns counter-clockwise for positive angles
@@ -69,6 +83,7 @@ def write_crops(pdf_bytes: bytes, result: PdfExtraction, out_dir: Path, stem: st
             use_dpi = dpi
             if native and plumber is not None:
                 use_dpi = native_dpi(plumber.pages[fig.page], fig.box_pt) or dpi
+            use_dpi = budget_dpi(fig.box_pt, use_dpi)
             png, width, height = render_box_png(page, fig.box_pt, use_dpi, fig.reading_turn_deg)
             page.close()
             name = f"{stem}-{_slug(fig.name)}.png"

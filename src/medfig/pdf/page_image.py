@@ -24,9 +24,16 @@ LINE_GAP_PT = 5.0  # a caption title line sits this close above the detector's c
 
 
 def render_page(doc, index: int, dpi: float = OCR_DPI) -> np.ndarray:
-    """Page ``index`` of an open pypdfium2 document as an RGB array (the detector's and OCR's input)."""
+    """Page ``index`` of an open pypdfium2 document as an RGB array (the detector's and OCR's input).
+
+    A page whose render would be over the pixel budget (a 200-inch MediaBox) raises
+    :class:`medfig.images.ImageTooLarge` (a ValueError) before any bitmap is allocated."""
+    from medfig.images import check_pixels
+
     page = doc[index]
     try:
+        width_pt, height_pt = page.get_size()
+        check_pixels(f"page {index + 1}", int(width_pt * dpi / 72.0) + 1, int(height_pt * dpi / 72.0) + 1)
         return page.render(scale=dpi / 72.0, rev_byteorder=True).to_numpy()[:, :, :3]
     finally:
         page.close()
