@@ -24,20 +24,23 @@ STOPPED = re.compile(r"medfig build: stopped by (SIGTERM|SIGINT): (\d+) articles
 SKIPPED = re.compile(r"(\d+) processed, (\d+) skipped \(done\)")
 
 
-def _signal_after_some_articles(ten_articles, out, faults, signum, *, to_group: bool):
-    process = faults.start_build(ten_articles, out, sleep_s=1.0)
+def _signal_after_some_articles(ten_articles, out, faults, signum, *, to_group: bool, sleep_s: float = 1.0,
+                                min_done: int = 3, grace_s: float = 10.0):
+    process = faults.start_build(ten_articles, out, sleep_s=sleep_s)
 
     def some_done() -> bool:
         if process.poll() is not None:
-            pytest.fail(f"the build ended (exit {process.returncode}) before 3 articles were in its manifest:\n"
-                        f"{process.stderr.read()[-3000:]}")
-        return faults.manifest_count(out) >= 3
+            pytest.fail(f"the build ended (exit {process.returncode}) before {min_done} articles were in its "
+                        f"manifest:\n{process.stderr.read()[-3000:]}")
+        return faults.manifest_count(out) >= min_done
 
-    faults.wait_for(some_done, what="3 articles in the manifest")
+    faults.wait_for(some_done, what=f"{min_done} articles in the manifest")
     done_before = faults.manifest_count(out)
     (os.killpg if to_group else os.kill)(process.pid, signum)  # INT as a terminal sends it: to the group
+    assert done_before < 10, "the manifest had every article before the signal: commits are not per article"
+    process.wait(timeout=120)  # the driver only: communicate() would also wait for workers holding its pipes
+    left = faults.no_processes_left(process.pid, grace_s)  # the group id is the driver's pid (start_new_session)
     stdout, stderr = process.communicate(timeout=120)
-    left = faults.no_processes_left(process.pid)  # the group id is the driver's pid (start_new_session)
     return process.returncode, stdout, stderr, done_before, left
 
 
@@ -73,8 +76,10 @@ def test_a_signal_stops_the_build_cleanly_and_the_next_run_finishes_it(ten_artic
 def test_a_killed_driver_takes_its_workers_along_and_loses_only_articles_in_flight(ten_articles, reference,
                                                                                    tmp_path, faults):
     out = tmp_path / "ds"
+    # 3 s per article: killed just after the first two, each worker is well inside its next article, and
+    # must be gone within 1.5 s (a worker that only notices the closed pipe would live ~3 s more)
     returncode, _stdout, _stderr, done_before, left = _signal_after_some_articles(
-        ten_articles, out, faults, signal.SIGKILL, to_group=False)
+        ten_articles, out, faults, signal.SIGKILL, to_group=False, sleep_s=3.0, min_done=2, grace_s=1.5)
     assert returncode == -signal.SIGKILL
     assert left == [], f"workers outlived their killed driver: {left}"
     _rerun_and_compare(ten_articles, out, faults, reference, done_before)
