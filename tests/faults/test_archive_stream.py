@@ -56,15 +56,19 @@ def _package(dest: Path, replaced: dict[str, object]) -> Path:
 
 
 _WORKER = textwrap.dedent("""
-    import json, resource, sys
+    import json, sys
     from pathlib import Path
     from medfig.pipeline.article import process_article
     from medfig.pipeline.config import BuildConfig
     from medfig.sources import iter_sources
     (source,) = iter_sources(sys.argv[1])
     result = process_article(source, Path(sys.argv[2]), BuildConfig(pdf_figures=False, subfigures=False))
+    # VmHWM, not ru_maxrss: getrusage's peak survives execve, so a child of a big pytest
+    # process would report its parent's peak; VmHWM belongs to this process image alone.
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    peak_mb = int(status["VmHWM"].split()[0]) / 1024
     print(json.dumps({"errors": result.errors, "figures": result.figure_rows, "failed": result.failed,
-                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}, default=str))
+                      "rss_mb": peak_mb}, default=str))
 """)
 
 
