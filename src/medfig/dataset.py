@@ -280,13 +280,13 @@ class Dataset:
         return self.folder.file(relative) if relative else None
 
     def image(self, figure_row: dict):
-        from PIL import Image
+        from medfig.images import open_image
 
         path = self.image_file(figure_row)
         if path is None:
             raise MedfigError(f"{figure_row.get('article_key')}/{figure_row.get('figure_id')}: no stored image "
                               f"(image_status={figure_row.get('image_status')})")
-        return Image.open(path)
+        return open_image(path)
 
 
 def load_dataset(path: str | Path) -> Dataset:

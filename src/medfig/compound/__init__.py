@@ -23,6 +23,7 @@ from medfig.compound.align import heuristic_alignment, label_alignment
 from medfig.compound.partition import anchor_panels_on_letters
 from medfig.compound.pieces import merge_unlettered_panels
 from medfig.geometry import PixelBox, area
+from medfig.images import check_pixels, open_image
 from medfig.records import InlineRef, Subfigure
 from medfig.text.subcaptions import ParsedCaption, parse_subcaptions
 from medfig.vision.panel_labels import PanelLabel, find_panel_labels
@@ -55,9 +56,12 @@ class CompoundResult:
 def _as_image(image: Image.Image | str | Path | bytes) -> Image.Image:
     if isinstance(image, Image.Image):
         return image.convert("RGB")
-    if isinstance(image, bytes):
-        return Image.open(io.BytesIO(image)).convert("RGB")
-    return Image.open(image).convert("RGB")
+    if isinstance(image, bytes):  # Pillow's limit is the budget's (set by medfig.images); checked again here
+        with Image.open(io.BytesIO(image)) as opened:
+            check_pixels("image", opened.width, opened.height)
+            return opened.convert("RGB")
+    with open_image(image) as opened:
+        return opened.convert("RGB")
 
 
 def _panel_score(box: PixelBox, layout: PanelLayout, labelled: bool) -> float:

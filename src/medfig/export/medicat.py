@@ -31,6 +31,7 @@ from pathlib import Path
 
 from medfig.curate.licence import licence_family
 from medfig.export.release import Release
+from medfig.images import open_image
 from medfig.io import atomic_write_bytes
 
 RADIOLOGY = {"angiography", "ct", "mri", "pet", "ultrasound", "xray", "combined"}
@@ -75,8 +76,6 @@ def medicat_record(rec: dict, article: dict) -> dict:
 
 def export_medicat(release: Release, out: str | Path, include_text_only: bool = False) -> int:
     """Write ``<out>/medicat.jsonl`` and ``<out>/figures/``. Returns lines written."""
-    from PIL import Image
-
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     lines = []
@@ -90,7 +89,7 @@ def export_medicat(release: Release, out: str | Path, include_text_only: bool = 
             if src.suffix.lower() == ".png":
                 atomic_write_bytes(target, src.read_bytes())
             else:
-                with Image.open(src) as im:
+                with open_image(src) as im:
                     im.save(target, "PNG")
         lines.append(json.dumps(row, ensure_ascii=False))
     atomic_write_bytes(out / "medicat.jsonl", ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8"))

@@ -25,6 +25,7 @@ from pathlib import Path
 from medfig.concepts.manual import DIRECTION_CUI, MODALITY_CUI, REGION_CUI
 from medfig.curate.licence import licence_url_for
 from medfig.export.release import SPLITS, Release
+from medfig.images import open_image
 from medfig.io import atomic_write_bytes
 
 MANUAL_NAMES = {
@@ -61,7 +62,6 @@ def _concept_names(release: Release, vocabulary: str | Path | None) -> dict[str,
 def export_rocov2(release: Release, out: str | Path, prefix: str = "medfig", vocabulary: str | Path | None = None,
                   jpeg_quality: int = 95, progress: bool = False) -> dict[str, int]:
     """Write ROCOv2's files to ``out``. Returns figures written per split."""
-    from PIL import Image
     from tqdm import tqdm
 
     out = Path(out)
@@ -81,7 +81,7 @@ def export_rocov2(release: Release, out: str | Path, prefix: str = "medfig", voc
                 continue
             n += 1
             rid = f"{prefix}_{split}_{n:06d}"
-            with Image.open(src) as im:
+            with open_image(src) as im:
                 buf = io.BytesIO()
                 im.convert("RGB").save(buf, "JPEG", quality=jpeg_quality)
             atomic_write_bytes(out / split / f"{rid}.jpg", buf.getvalue())

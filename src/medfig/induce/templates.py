@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from medfig.images import check_pixels
+
 N_SCALES = 45
 MIN_SCALE, MAX_SCALE = 0.10, 0.95
 MIN_SCORE = 0.8
@@ -38,9 +40,10 @@ class TemplateMatch:
 def load_gray(data: bytes) -> np.ndarray:
     """A figure file (TIFF/PNG/JPEG, any bit depth) as an 8-bit grey array."""
     old = Image.MAX_IMAGE_PIXELS
-    Image.MAX_IMAGE_PIXELS = None  # journal TIFFs are legitimately huge; we shrink at once
+    Image.MAX_IMAGE_PIXELS = None  # the budget below applies instead of Pillow's (an exception, not a warning)
     try:
         with Image.open(io.BytesIO(data)) as im:
+            check_pixels("figure file", im.width, im.height)  # medfig's one budget, before any pixel is decoded
             im.seek(0)
             if max(im.size) > MAX_TEMPLATE_SIDE:
                 im.draft("L", (MAX_TEMPLATE_SIDE, MAX_TEMPLATE_SIDE))

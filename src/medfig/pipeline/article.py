@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medfig.dataset import DatasetFolder, safe_name
-from medfig.images import ImageError, store_image
+from medfig.images import ImageError, open_image, store_image
 from medfig.io import atomic_write_bytes
 from medfig.pipeline.config import BuildConfig
 from medfig.pipeline.rows import article_row, error_row, figure_row
@@ -312,8 +312,6 @@ class SplitCompoundFigures(ArticleStep):
         return work.config.subfigures
 
     def run(self, work: ArticleWork) -> None:
-        from PIL import Image
-
         from medfig.compound import split_compound, write_crops
         from medfig.compound.table import subfigure_rows
 
@@ -326,7 +324,7 @@ class SplitCompoundFigures(ArticleStep):
             if row["image_status"] != "ok" or figure is None:
                 continue
             try:
-                with Image.open(root / row["image_path"]) as opened:
+                with open_image(root / row["image_path"]) as opened:
                     image = opened.convert("RGB")
                 subfigures = split_compound(image, figure.caption, figure.inline_refs, figure_id=figure.figure_id)
                 stem = (work.folder.image_dir(work.key) / f"{figure_stem}-panel").relative_to(root)
