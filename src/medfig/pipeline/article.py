@@ -14,6 +14,7 @@ which times each one):
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import re
 import resource
@@ -30,7 +31,19 @@ from medfig.pipeline.rows import article_row, error_row, figure_row
 from medfig.pipeline.steps import ArticleStep, StepStats, run_article_steps
 from medfig.records import Article, JatsError, SourceError
 
-FATAL_STAGES = {"source", "xml", "internal"}
+FATAL_STAGES = {"source", "xml", "internal", "write"}
+# The machine, not the article: a full disk, a quota, a read-only or failing file system. Such an
+# article is failed as a whole (retried by the next run), never stored as done with images missing.
+STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO}
+
+
+class StorageFailure(Exception):
+    """An output file could not be written because of the machine (see STORAGE_ERRNOS)."""
+
+
+def _raise_if_storage(exc: BaseException) -> None:
+    if isinstance(exc, OSError) and exc.errno in STORAGE_ERRNOS:
+        raise StorageFailure(f"{exc.filename or 'output'}: {exc.strerror}") from exc
 _CROP_LIKE = re.compile(r"-panel_\d")  # write_crops names panels STEM-panel_I[_LABEL]: a figure stem never looks so
 
 
@@ -205,6 +218,7 @@ class StoreFigureFiles(ArticleStep):
             data = work.package.read_bytes(figure.graphic_file)
             stored = store_image(data, figure.graphic_file, work.folder.image_dir(work.key) / stem)
         except (ImageError, SourceError, OSError) as exc:
+            _raise_if_storage(exc)
             row["image_status"] = "error"
             row["image_error"] = str(exc)
             work.error("image", str(exc), where)
@@ -276,6 +290,7 @@ class CropFromPdf(ArticleStep):
                     path = work.folder.image_dir(work.key) / f"{stem}.png"
                     atomic_write_bytes(path, png, only_if_changed=True)
                 except (OSError, ValueError, pdfium.PdfiumError) as exc:
+                    _raise_if_storage(exc)
                     work.error("pdf", f"figure {row['figure_id']}: crop failed ({exc})", work.pdf_where)
                     continue
                 row.update(
@@ -330,6 +345,7 @@ class SplitCompoundFigures(ArticleStep):
                 stem = (work.folder.image_dir(work.key) / f"{figure_stem}-panel").relative_to(root)
                 write_crops(image, subfigures, root, stem.as_posix())
             except Exception as exc:  # one odd image must not lose the article's other figures
+                _raise_if_storage(exc)
                 detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
                 work.error("subfigures", f"figure {figure.figure_id}: {detail}", row["image_path"])
                 continue
@@ -375,6 +391,11 @@ def process_article(source, out_dir: Path, config: BuildConfig | None = None) ->
         with ExitStack() as resources:
             run_article_steps(ArticleWork(source, folder, config, result, resources), list(ARTICLE_STEPS), stats)
         _remove_orphan_images(folder, source.key, result.figure_rows, result.subfigure_rows)
+    except StorageFailure as exc:  # failed as a whole: the next run redoes it
+        result.errors.append(error_row(source.key, "write", str(exc), str(folder.root)))
+        result.article_row = None
+        result.figure_rows = []
+        result.subfigure_rows = []
     except Exception as exc:  # a bug or an input we did not foresee: record it, keep the build going
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         result.errors.append(error_row(source.key, "internal", detail, source.container))
