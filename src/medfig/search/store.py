@@ -227,10 +227,12 @@ def build_index(
     unknown = set(fields) - set(TEXT_FIELDS)
     if unknown:
         raise MedfigError(f"unknown index field(s): {', '.join(sorted(unknown))}")
+    # one writer at a time: the dataset's lock when the index lives inside it (as `medfig build` takes
+    # it), else the index folder's own (a dataset elsewhere may be read-only)
+    locked = Path(dataset) if index_dir is None and dataset is not None else Path(index_dir)
     index_dir = Path(index_dir) if index_dir is not None else index_dir_for(dataset)
     index_dir.mkdir(parents=True, exist_ok=True)
-    # one writer at a time: the dataset's lock (index lives inside it), as `medfig build` takes it
-    with DatasetFolder(dataset if dataset is not None else index_dir).lock("medfig index"):
+    with DatasetFolder(locked).lock("medfig index"):
         return _build_index_locked(dataset, index_dir, fields, dense, docs, progress, batch_size, started)
 
 
