@@ -36,11 +36,12 @@ def medfig_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def start_build(corpus: Path, out: Path, *, workers: int = 2, sleep_s: float | None = None,
+def start_build(corpus: Path, out: Path, *, workers: int = 2, sleep_s: float | None = None, options: tuple = (),
                 **popen) -> subprocess.Popen:
     """``medfig build corpus -o out`` in its own process group (signals to the group reach only it)."""
     env = medfig_env(**({"MEDFIG_FAULT_SLEEP_S": str(sleep_s)} if sleep_s else {}))
-    return subprocess.Popen([str(MEDFIG), "build", str(corpus), "-o", str(out), "--workers", str(workers), *FAST],
+    return subprocess.Popen([str(MEDFIG), "build", str(corpus), "-o", str(out), "--workers", str(workers), *FAST,
+                             *options],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, **popen)
 

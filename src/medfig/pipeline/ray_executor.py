@@ -31,6 +31,8 @@ worker chatter); Ray's own logs stay in each node's Ray temp folder
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 
@@ -46,10 +48,15 @@ def connect(address: str | None, *, num_cpus: int | None = None) -> None:
     if ray.is_initialized():
         return
     kwargs = {"ignore_reinit_error": True, "log_to_driver": False, "include_dashboard": False}
+    main = threading.current_thread() is threading.main_thread()
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)} if main else {}
     if address:
         ray.init(address=address, **{k: v for k, v in kwargs.items() if k != "include_dashboard"})
     else:
         ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **kwargs)
+    for signum, handler in handlers.items():  # Ray's core installs a C handler (SIGTERM: abort, exit 134)
+        if handler is not None:               # over the build's; put the Python ones back
+            signal.signal(signum, handler)
 
 
 def _cluster_cpus() -> int:
@@ -127,9 +134,8 @@ def run_on_ray(task: Callable, items: Iterable, *, address: str | None, timeout_
                         in_flight.pop(ref)
                         yield item, timed_out()
             hand_out()
-    finally:  # stopped early (a signal, the caller closed the generator): cancel what still runs
-        for ref in in_flight:
-            try:
-                ray.cancel(ref, force=True, recursive=True)
-            except Exception:  # noqa: BLE001 - best effort while the driver stops
-                pass
+    finally:
+        # Stopped early (a signal, the caller closed the generator): tasks still out are left to Ray,
+        # which ends a driver's tasks when the driver disconnects. Cancelling them here (force=True)
+        # made Ray 2.60's core worker abort at exit ("Tried to complete task that was not pending").
+        in_flight.clear()
