@@ -101,7 +101,10 @@ class DatasetFolder:
         so only the driver holds it. The file stays after the block (removing it would race with the
         next writer) and is not part of the dataset (a dot-file, like the atomic writes' temps).
         Locks on NFS depend on the server (Linux NFSv4 maps flock to byte-range locks: fine)."""
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise MedfigError(f"{self.root}: cannot create the folder ({exc.strerror or exc})") from exc
         try:
             fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
