@@ -48,3 +48,19 @@ def test_disk_full_while_storing_images_fails_the_article_and_the_rerun_repairs_
     for path in (undisturbed / "images").rglob("*"):
         if path.is_file():
             assert (out / path.relative_to(undisturbed)).read_bytes() == path.read_bytes()
+
+
+def test_cli_exits_1_with_one_line_when_articles_could_not_be_written(tmp_path, monkeypatch, capsys):
+    from medfig.cli import main
+
+    corpus = tmp_path / "in"
+    write_demo_corpus(corpus, n=2, seed=2)
+
+    def full_disk(data, name, stem):
+        raise OSError(errno.ENOSPC, "No space left on device", str(stem) + ".png")
+
+    monkeypatch.setattr(article_module, "store_image", full_disk)
+    assert main(["build", str(corpus), "-o", str(tmp_path / "out"), "--workers", "0", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "2 article(s) could not be written" in err and "redone by the next run" in err
+    assert "Traceback" not in err

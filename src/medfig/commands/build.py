@@ -74,6 +74,11 @@ def _run(args: argparse.Namespace) -> int:
     if query is not None:
         skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(query.skipped.items())) or "none"
         print(f"  pmc cloud listing : {report.articles_seen} selected; left out: {skipped}")
+    unwritten = report.errors_by_stage.get("write", 0)
+    if unwritten:  # the machine, not the articles: say so and fail, the next run redoes them
+        print(f"medfig build: {unwritten} article(s) could not be written to {report.out_dir} (disk full, quota "
+              f"or read-only file system, see errors.parquet); they are redone by the next run", file=sys.stderr)
+        return 1
     return 0
 
 
