@@ -99,7 +99,9 @@ _STORE_IN_SUBPROCESS = textwrap.dedent("""
             result[step] = str(exc)
         except MemoryError as exc:
             result[step] = "MemoryError: " + str(exc)
-    result["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # VmHWM, not ru_maxrss: getrusage's peak survives execve, so a child of a big pytest process
+    # would report its parent's peak; VmHWM belongs to this process image alone
+    result["maxrss_mb"] = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) / 1024
     print(json.dumps(result))
 """)
 
@@ -221,7 +223,9 @@ _RENDER_IN_SUBPROCESS = textwrap.dedent("""
         result = {{"error": str(exc)}}
     except Exception as exc:
         result = {{"other": type(exc).__name__ + ": " + str(exc)}}
-    result["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # VmHWM, not ru_maxrss: getrusage's peak survives execve, so a child of a big pytest process
+    # would report its parent's peak; VmHWM belongs to this process image alone
+    result["maxrss_mb"] = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) / 1024
     print(json.dumps(result))
 """)
 

@@ -196,12 +196,21 @@ def test_ctrl_c_is_one_line_and_130(capsys):
 def test_debug_lets_the_traceback_through(monkeypatch, tmp_path):
     from medfig import cli
 
+    import errno
+
+    import medfig.pipeline.build
+
+    def failing_disk(*args, **kwargs):
+        raise OSError(errno.EIO, "Input/output error", str(tmp_path / "out" / "manifest.sqlite"))
+
+    monkeypatch.setattr(medfig.pipeline.build, "build", failing_disk)
+    (tmp_path / "in").mkdir()
+    argv = ["build", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-q", "--workers", "0"]
     monkeypatch.setenv("MEDFIG_DEBUG", "1")
-    existing = tmp_path / "file"
-    existing.write_text("x")
-    monkeypatch.setattr(cli, "output_problem", lambda args: None)
-    with pytest.raises(OSError):
-        cli.main(["build", str(tmp_path), "-o", str(existing), "-q", "--workers", "0"])
+    with pytest.raises(OSError, match="Input/output error"):
+        cli.main(argv)
+    monkeypatch.delenv("MEDFIG_DEBUG")
+    assert cli.main(argv) == 1  # without it: one line, exit 1 (the machine failed)
 
 
 # -- extract: pages read, not the document's page count -------------------------------------------------------
