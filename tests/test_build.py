@@ -426,3 +426,13 @@ def test_build_splits_compound_figures_like_the_demo_ground_truth(tmp_path):
     assert labelled / found >= 0.8, (labelled, found)
     assert cited and cited_ok == cited, "a sentence naming panel b is attached to panel b"
     assert report.stats["subfigures"] == len(subfigures) and report.stats["compound_figures"] >= 5
+
+
+def test_notebook_build_refuses_nonsense_arguments(tmp_path):
+    from medfig.records import MedfigError
+
+    for kwargs, message in (({"workers": -3}, "workers must be"), ({"shards": 0}, "shards must be"),
+                            ({"timeout_s": -5}, "timeout_s must be"), ({"executor": "dask"}, "unknown executor")):
+        with pytest.raises(MedfigError, match=message):
+            build(HINDAWI, tmp_path / "ds", progress=False, **kwargs)
+    assert not (tmp_path / "ds").exists()  # refused before anything is written

@@ -403,5 +403,18 @@ def process_article(source, out_dir: Path, config: BuildConfig | None = None) ->
         result.figure_rows = []
         result.subfigure_rows = []
     result.seconds_by_stage = {name: st.seconds for name, st in stats.items()}
-    result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes
+    result.peak_rss_mb = peak_rss_mb()
     return result
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory. Linux's VmHWM belongs to this process image alone;
+    ``ru_maxrss`` survives ``execve``, so a spawned worker would report its parent's peak."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes; elsewhere a bound

@@ -281,6 +281,7 @@ def build(
     MedfigError at once, naming the holder's pid and command.
     """
     started = time.perf_counter()
+    _check_arguments(workers=workers, shards=shards, timeout_s=timeout_s, executor=executor)
     out_dir = Path(out_dir).resolve()
     folder = DatasetFolder(out_dir)
     with folder.lock("medfig build"):  # one writer per folder; a second build raises MedfigError here
@@ -289,6 +290,18 @@ def build(
                              sources=sources, executor=executor, ray_address=ray_address, shards=shards,
                              incremental=incremental, removed=removed, timeout_s=timeout_s,
                              pdf_figures=pdf_figures, subfigures=subfigures, config=config, task=task)
+
+
+def _check_arguments(*, workers: int | None, shards: int | None, timeout_s: float | None, executor: str) -> None:
+    """The notebook API refuses what the CLI's argument types refuse (medfig.commands._args)."""
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 0):
+        raise MedfigError(f"workers must be a whole number >= 0 (0: in this process), got {workers!r}")
+    if shards is not None and (isinstance(shards, bool) or not isinstance(shards, int) or shards < 1):
+        raise MedfigError(f"shards must be a whole number >= 1, got {shards!r}")
+    if timeout_s is not None and not (isinstance(timeout_s, (int, float)) and 0 < timeout_s < float("inf")):
+        raise MedfigError(f"timeout_s must be a positive number of seconds or None, got {timeout_s!r}")
+    if executor not in EXECUTORS:
+        raise MedfigError(f"unknown executor {executor!r}: use one of {', '.join(EXECUTORS)}")
 
 
 def _build_locked(input_path, folder: DatasetFolder, **kwargs) -> BuildReport:
@@ -313,8 +326,8 @@ def _run(input_path, folder: DatasetFolder, report: BuildReport, todo: list, sig
     from medfig.sources import iter_sources
 
     out_dir = folder.root
-    if workers is None:
-        workers = os.cpu_count() or 1
+    if workers is None:  # on Ray: as many in flight as the cluster has CPUs (make_executor's 0)
+        workers = 0 if executor == "ray" else os.cpu_count() or 1
     if config is None:
         config = BuildConfig.from_environment(pdf_figures=pdf_figures, subfigures=subfigures)
     if task is None:
