@@ -108,3 +108,19 @@ def test_articles_committed_before_a_stop_reach_the_tables_on_a_run_with_nothing
     report = build(corpus, out, **fast)
     assert (report.articles_processed, report.articles_skipped) == (0, 3)
     assert sorted(pq.read_table(out / "articles.parquet")["article_key"].to_pylist()) == keys
+
+
+def test_a_signal_caught_inside_a_c_extension_still_stops_the_build():
+    """Ray's CoreWorker.wait turns the handler's exception into a SystemError; it is still the signal."""
+    import signal as signals_module
+
+    from medfig.pipeline.build import _Signals, _Stop
+
+    signals = _Signals()
+    with pytest.raises(_Stop):
+        with signals.stoppable():
+            signals.signum = signals_module.SIGTERM  # the handler ran while C code was waiting
+            raise SystemError("<cyfunction CoreWorker.wait> returned a result with an exception set")
+    with pytest.raises(SystemError):  # without a signal a SystemError is a bug, not a stop
+        with _Signals().stoppable():
+            raise SystemError("a real one")

@@ -148,6 +148,12 @@ class _Signals:
         self._safe = True
         try:
             yield
+        except Exception:
+            # A C extension the handler interrupted (Ray's CoreWorker.wait) reports our _Stop as a
+            # SystemError ("returned a result with an exception set"): it is still the signal.
+            if self.signum is not None:
+                raise _Stop from None
+            raise
         finally:
             self._safe = False
 
