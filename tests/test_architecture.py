@@ -20,7 +20,8 @@ LAYERS = [
               "medfig.images"}),
     ("domain", {"medfig.text", "medfig.jats", "medfig.sources", "medfig.pdf", "medfig.vision", "medfig.compound",
                 "medfig.concepts", "medfig.induce", "medfig.demo"}),
-    ("orchestration", {"medfig.pipeline", "medfig.curate", "medfig.export", "medfig.search", "medfig.evaluate"}),
+    ("orchestration", {"medfig.pipeline", "medfig.curate", "medfig.export", "medfig.search", "medfig.evaluate",
+                       "medfig.train"}),
     ("interfaces", {"medfig.web", "medfig.commands", "medfig.cli"}),
 ]
 
