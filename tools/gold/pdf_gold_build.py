@@ -2,6 +2,12 @@
 
     python tools/gold/pdf_gold_induce.py          # induced/*.json (independent of medfig.pdf)
     python tools/gold/pdf_gold_build.py           # gold.json: only pages in checked_pages.json
+    python tools/gold/pdf_gold_build.py --gold-dir benchmarks/gold/pdf_figures_dev
+
+A gold folder holds ``induced/{key}.json``, ``checked_pages*.json`` and ``corrections*.json``
+(several files are merged, so annotators working on different articles never edit the same file).
+Papers of pmc_dev_corpus carry their ``publisher`` (folder prefix) and ``split`` (development or
+heldout, from ``benchmarks/heldout_publishers.json``).
 
 gold.json: {"papers": [{"key", "pdf" (relative to shared/data), "pages" (checked, 0-based),
 "figures": [{"name", "fig_type", "page", "box", "caption_box", "method"}]}]}, boxes in
@@ -10,6 +16,7 @@ PDF points, origin top-left, [x0, y0, x1, y1].
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -19,6 +26,22 @@ from harness import DATA  # noqa: E402
 from harness import GOLD as GOLD_SETS  # noqa: E402
 
 GOLD = GOLD_SETS / "pdf_figures"
+HELDOUT = json.loads((GOLD_SETS.parent / "heldout_publishers.json").read_text())
+
+
+def merged(folder: Path, pattern: str, key: str | None = None) -> dict:
+    """Union of the JSON objects of ``folder/pattern`` files (``key``: take that member of each); a key in two files is an error."""
+    out: dict = {}
+    for path in sorted(folder.glob(pattern)):
+        part = json.loads(path.read_text())
+        part = part.get(key, {}) if key else part
+        for k, v in part.items():
+            if k.startswith("_"):
+                continue
+            if k in out:
+                raise SystemExit(f"{path}: {k} is also in another {pattern} file")
+            out[k] = v
+    return out
 
 
 def snap(pdf: Path, page: int, rough: list[float]) -> list[float]:
@@ -45,11 +68,14 @@ def snap(pdf: Path, page: int, rough: list[float]) -> list[float]:
 
 
 def main() -> None:
-    checked = json.loads((GOLD / "checked_pages.json").read_text())["checked"]
-    corrections = json.loads((GOLD / "corrections.json").read_text())
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gold-dir", type=Path, default=GOLD)
+    gold_dir = ap.parse_args().gold_dir
+    checked = merged(gold_dir, "checked_pages*.json", key="checked")
+    corrections = merged(gold_dir, "corrections*.json")
     papers = []
     for key, pages in sorted(checked.items()):
-        induced = json.loads((GOLD / "induced" / f"{key}.json").read_text())
+        induced = json.loads((gold_dir / "induced" / f"{key}.json").read_text())
         figs = [dict(name=f["name"], fig_type=f["fig_type"], page=f["page"], box=f["box"], caption_box=f["caption_box"],
                      method=f["method"]) for f in induced["figures"]]
         for f in figs:
@@ -72,13 +98,17 @@ def main() -> None:
         missing_box = [f["name"] for f in figs if not f["box"]]
         if missing_box:
             raise SystemExit(f"{key}: checked page has an entry without a box: {missing_box}")
-        papers.append(dict(key=key, pdf=induced["pdf"], n_pages=induced["n_pages"], pages=pages, figures=figs))
+        paper = dict(key=key, pdf=induced["pdf"], n_pages=induced["n_pages"], pages=pages, figures=figs)
+        if induced["pdf"].startswith("pmc_dev_corpus/"):
+            paper["publisher"] = key.split("_")[0]
+            paper["split"] = "heldout" if paper["publisher"] in HELDOUT["heldout"] else "development"
+        papers.append(paper)
     out = dict(schema="medfig.pdf_gold/1", coordinates="PDF points, origin top-left, [x0, y0, x1, y1], page 0-based",
                papers=papers)
-    (GOLD / "gold.json").write_text(json.dumps(out, indent=1) + "\n")
+    (gold_dir / "gold.json").write_text(json.dumps(out, indent=1) + "\n")
     n = sum(len(p["figures"]) for p in papers)
     nt = sum(1 for p in papers for f in p["figures"] if f["fig_type"] == "Table")
-    print(f"gold.json: {len(papers)} papers, {sum(len(p['pages']) for p in papers)} pages, {n - nt} figures, {nt} tables")
+    print(f"{gold_dir / 'gold.json'}: {len(papers)} papers, {sum(len(p['pages']) for p in papers)} pages, {n - nt} figures, {nt} tables")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Induce figure/table boxes for the gold set's real biomedical PDFs (JATS XML beside them).
 
     python tools/gold/pdf_gold_induce.py [--out DIR] [--draw /tmp/gold_pages] [--only KEY]
+    python tools/gold/pdf_gold_induce.py --corpus pmc_dev_corpus --publishers plos,scielo --out DIR --draw DIR
 
 A thin driver over ``medfig.induce`` (the same code as ``medfig induce``), which is
 independent of medfig's extractor (no layout detector, nothing from ``medfig.pdf``):
@@ -34,8 +35,14 @@ from harness import DATA, GOLD  # noqa: E402
 OUT = GOLD / "pdf_figures"
 
 
+def dev_corpus(publishers: set[str]) -> list[tuple[str, Path]]:
+    """(folder name, article folder) of pmc_dev_corpus articles whose folder prefix is in ``publishers`` (all if empty)."""
+    folders = sorted(d for d in (DATA / "pmc_dev_corpus").iterdir() if d.is_dir())
+    return [(d.name, d) for d in folders if not publishers or d.name.split("_")[0] in publishers]
+
+
 def corpus() -> list[tuple[str, Path]]:
-    """(gold key, article folder) for every PDF of the gold set."""
+    """(gold key, article folder) for every PDF of the first gold set (``benchmarks/gold/pdf_figures``)."""
     items = [(d.name, d) for d in sorted((DATA / "pmc_hindawi_xml_pdf").glob("PMC*"))]
     items += [(d.name.split("-vor")[0], d) for d in sorted((DATA / "elife_xml_pdf_pairs").glob("elife-*"))]
     pk = DATA / "jats_pdf_figure_packages"
@@ -45,7 +52,10 @@ def corpus() -> list[tuple[str, Path]]:
 
 
 def induce_one(key: str, folder: Path, draw: Path | None = None) -> dict:
-    (source,) = list(iter_sources(folder))
+    sources = list(iter_sources(folder))
+    if len(sources) != 1:
+        raise SystemExit(f"{folder}: expected one article package, found {len(sources)}")
+    (source,) = sources
     with source.open() as package:
         paper = induce_package(package)
         if draw:
@@ -65,9 +75,13 @@ def main() -> None:
                     help=f"output folder (the checked files are in {OUT / 'induced'})")
     ap.add_argument("--draw", type=Path, default=None)
     ap.add_argument("--only", default="")
+    ap.add_argument("--corpus", choices=("gold", "pmc_dev_corpus"), default="gold",
+                    help="gold: the 34 papers of gold/pdf_figures; pmc_dev_corpus: the 14-publisher development corpus")
+    ap.add_argument("--publishers", default="", help="pmc_dev_corpus only: comma-separated folder prefixes (bmc,plos,...)")
     a = ap.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
-    for key, folder in corpus():
+    items = corpus() if a.corpus == "gold" else dev_corpus({p for p in a.publishers.split(",") if p})
+    for key, folder in items:
         if a.only and a.only not in key:
             continue
         res = induce_one(key, folder, a.draw)
