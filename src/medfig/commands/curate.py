@@ -19,6 +19,7 @@ def run(args: argparse.Namespace) -> int:
         duplicates=not args.no_duplicates, image_filter=args.image_filter, phash_threshold=args.phash_threshold,
         dhash_threshold=args.dhash_threshold, vocabulary=args.vocabulary, lexicon=args.lexicon,
         min_concept_frequency=args.min_concept_frequency, splits=fractions, seed=args.seed,
+        min_split_figures=args.min_split_figures,
         workers=args.workers, executor=args.executor, ray_address=args.ray_address,
     )
     if not Path(args.dataset).is_dir():
@@ -63,6 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="drop concepts seen in fewer figures of the release (default 10, as ROCOv2)")
     p.add_argument("--splits", type=_args.splits, default="0.8,0.1,0.1", help="train,valid,test fractions (default 0.8,0.1,0.1)")
     p.add_argument("--seed", type=_args.int_in(0, 2**32 - 1), default=0)
+    p.add_argument("--min-split-figures", type=_args.non_negative_int, default=10, metavar="N",
+                   help="warn when the valid or test split has fewer figures than N (default 10; "
+                        "an empty split always warns)")
     p.add_argument("--workers", type=_args.non_negative_int, default=1,
                    help="processes (local) or tasks in flight (ray) for the per-figure steps, run per shard, "
                         "and for image hashing (default 1: this process)")

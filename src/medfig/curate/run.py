@@ -49,6 +49,7 @@ class CurateOptions:
     min_concept_frequency: int = 10
     splits: tuple[float, float, float] = (0.8, 0.1, 0.1)
     seed: int = 0
+    min_split_figures: int = 10  # a valid/test split smaller than this is a warning (0: only empty ones)
     workers: int = 1  # processes (local) or tasks in flight (ray) for the record steps and image hashing
     executor: str = "local"  # local | ray: where record steps run (per shard) and images are hashed
     ray_address: str | None = None
@@ -62,6 +63,7 @@ class CurateReport:
     stats: list[StepStats]
     seconds: float
     extra: dict = field(default_factory=dict)
+    warnings: list[dict] = field(default_factory=list)  # medfig.curate.warnings: also in summary.json
 
     def summary(self) -> str:
         lines = [f"release            : {self.release}",
@@ -74,6 +76,8 @@ class CurateReport:
                          + (f"; skipped {skips}" if skips else ""))
         for k, v in self.extra.items():
             lines.append(f"{k:<19}: {v}")
+        for w in self.warnings:
+            lines.append(f"WARNING            : {w['message']}")
         lines.append(f"time               : {self.seconds:.1f} s")
         return "\n".join(lines)
 
@@ -211,5 +215,11 @@ def _curate_locked(root: Path, out: Path, opts: CurateOptions, steps: list[Step]
 
         report.extra["splits"] = dict(Counter(r.get("split") for r in kept))
         summary["splits"] = report.extra["splits"]
+    from medfig.curate.warnings import release_warnings
+
+    report.warnings = release_warnings(kept, vocabulary=opts.vocabulary, splits=tuple(opts.splits),
+                                       min_split_figures=opts.min_split_figures,
+                                       split_assigned=any("split" in r for r in kept))
+    summary["warnings"] = report.warnings
     release_folder.write_json("summary.json", summary)
     return report

@@ -39,7 +39,7 @@ def assign_splits(groups: dict[str, set[str]], fractions=(0.8, 0.1, 0.1), seed: 
     keys = sorted(groups)
     if not keys:
         return {}
-    if len(keys) < 3:  # too few articles for three splits: everything is training data
+    if len(keys) < 3 or fractions[0] >= 1:  # too few articles for three splits, or all asked as training data
         return {k: "train" for k in keys}
     from iterstrat.ml_stratifiers import MultilabelStratifiedShuffleSplit
 
