@@ -27,6 +27,10 @@ def run(args: argparse.Namespace) -> int:
                 lexicon.save(args.save_lexicon)
             print(f"medfig concepts: learned {len(lexicon.entries)} terms, blocked {len(lexicon.blocked)} "
                   f"dictionary pairs from {len(examples)} captions", file=sys.stderr)
+        elif lexicon is None and not args.no_default_lexicon:
+            from medfig.concepts.default_lexicon import default_lexicon
+
+            lexicon = default_lexicon()  # learned from ROCO train + validation: see concepts/data/README.md
         if not args.captions:
             return 0
         tagger = ConceptTagger(vocab, lexicon, mode=args.mode,
@@ -53,7 +57,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("captions", nargs="?", help="id<TAB>caption file (ROCO captions.txt format)")
     p.add_argument("--vocabulary", required=True,
                    help="CSV 'CUI,Canonical name' (ROCOv2 cui_mapping.csv), a MeSH 'id,scheme,subject' CSV, or 'mesh'")
-    p.add_argument("--lexicon", help="learned lexicon TSV (from --save-lexicon)")
+    p.add_argument("--lexicon", help="learned lexicon TSV (from --save-lexicon) instead of medfig's default "
+                   "(learned from ROCO train + validation captions)")
+    p.add_argument("--no-default-lexicon", action="store_true",
+                   help="vocabulary names and variants only: no learned lexicon")
     p.add_argument("--learn-from", action="append", metavar="ROCO_FOLDER",
                    help="learn a lexicon from a folder with captions.txt + cuis.txt (repeatable)")
     p.add_argument("--save-lexicon", metavar="TSV", help="write the learned lexicon here")

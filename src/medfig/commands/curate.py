@@ -18,6 +18,7 @@ def run(args: argparse.Namespace) -> int:
         keywords_file=args.keywords, require_images=not args.allow_missing_images,
         duplicates=not args.no_duplicates, image_filter=args.image_filter, phash_threshold=args.phash_threshold,
         dhash_threshold=args.dhash_threshold, vocabulary=args.vocabulary, lexicon=args.lexicon,
+        default_lexicon=not args.no_default_lexicon,
         min_concept_frequency=args.min_concept_frequency, splits=fractions, seed=args.seed,
         min_split_figures=args.min_split_figures,
         workers=args.workers, executor=args.executor, ray_address=args.ray_address,
@@ -59,7 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="drop figures this trained image filter calls non-radiology (needs medfig[torch]; "
                         "skipped with a message without torch)")
     p.add_argument("--vocabulary", help="concept vocabulary CSV (ROCOv2 cui_mapping.csv or a MeSH CSV)")
-    p.add_argument("--lexicon", help="learned term->concept lexicon (from `medfig concepts --learn`)")
+    p.add_argument("--lexicon", help="learned term->concept lexicon (from `medfig concepts --save-lexicon`) instead "
+                   "of medfig's default (learned from ROCO train + validation captions)")
+    p.add_argument("--no-default-lexicon", action="store_true", help="vocabulary names and variants only")
     p.add_argument("--min-concept-frequency", type=_args.non_negative_int, default=10,
                    help="drop concepts seen in fewer figures of the release (default 10, as ROCOv2)")
     p.add_argument("--splits", type=_args.splits, default="0.8,0.1,0.1", help="train,valid,test fractions (default 0.8,0.1,0.1)")

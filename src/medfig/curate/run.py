@@ -45,7 +45,8 @@ class CurateOptions:
     phash_threshold: int = 6
     dhash_threshold: int = 12
     vocabulary: str | None = None
-    lexicon: str | None = None
+    lexicon: str | None = None  # None: medfig's default lexicon (concepts/data), unless default_lexicon=False
+    default_lexicon: bool = True
     min_concept_frequency: int = 10
     splits: tuple[float, float, float] = (0.8, 0.1, 0.1)
     seed: int = 0
@@ -136,7 +137,10 @@ def concept_steps(opts: CurateOptions) -> list[Step]:
     if opts.vocabulary:
         from medfig.curate.concepts import ConceptEnricher
 
-        steps.append(ConceptEnricher(opts.vocabulary, lexicon=opts.lexicon, min_frequency=opts.min_concept_frequency))
+        from medfig.concepts.default_lexicon import default_lexicon
+
+        lexicon = opts.lexicon or (default_lexicon() if opts.default_lexicon else None)
+        steps.append(ConceptEnricher(opts.vocabulary, lexicon=lexicon, min_frequency=opts.min_concept_frequency))
     return steps
 
 
