@@ -1,0 +1,164 @@
+"""ImageCLEF concept detection scores on ROCOv2's ``{split}_concepts.csv`` files.
+
+The score is ImageCLEFmedical's *sample-averaged F1*: for each gold image the F1 of the
+predicted CUI set against the gold CUI set, averaged over the gold images. ROCOv2's
+published numbers (EfficientNet-B0 0.5811, secondary score on manual concepts 0.935) were
+computed with ImageCLEF's evaluator; its source is public (taubsity/clef-caption-evaluation,
+``concept_detection/evaluator.py``, the 2024/2025 evaluator; the 2018-2022 ones score the same
+way). What that evaluator does, and what medfig does:
+
+* CUIs are compared upper-cased and stripped (the evaluator upper-cases both sides).
+* Per image the F1 is sklearn's binary F1 over the union of both sets, which equals
+  ``2 |P ∩ G| / (|P| + |G|)`` when G is not empty.
+* An image whose gold set is **empty**: the evaluator leaves it out of the average whatever
+  was predicted. medfig's default (``empty_gold="score"``, the issue's contract) scores it
+  1.0 when the prediction is empty too and 0.0 otherwise; ``empty_gold="skip"`` reproduces
+  the evaluator exactly. ROCOv2's own files have no empty gold rows, so both give the
+  published numbers there; they differ on a release where some image got no concept.
+* A prediction for an image that is **not in the gold file**: the evaluator rejects the run
+  ("Image ID ... does not exist in testset"). medfig does the same (``MedfigError``).
+* A gold image **without a prediction**: the evaluator rejects an incomplete run; medfig
+  scores it as an empty prediction (the issue's contract), and the CLI says how many.
+* Secondary score (``--manual``): the evaluator keeps, on both sides, only the CUIs of the
+  manually checked concepts (modality, body region, X-ray direction: a fixed list of 15 in
+  2025) and scores the manual gold file as above (empty gold skipped). medfig takes that set
+  from the data: the CUIs that occur in the manual gold file, unless ``manual_cuis`` is given.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping, Set
+from pathlib import Path
+from typing import Literal
+
+from medfig.io import atomic_write_bytes
+from medfig.records import MedfigError
+
+CONCEPTS_HEADER = ("ID", "CUIs")
+CUI_SEPARATOR = ";"
+EmptyGoldPolicy = Literal["score", "skip"]
+EMPTY_GOLD_POLICIES: tuple[str, ...] = ("score", "skip")
+
+
+def normalise_cuis(cuis: Iterable[str]) -> frozenset[str]:
+    """The CUI set as ImageCLEF compares it: stripped, upper-cased, empty entries dropped."""
+    return frozenset(c.strip().upper() for c in cuis if c.strip())
+
+
+def read_concepts_csv(path: str | Path) -> dict[str, frozenset[str]]:
+    """``{image ID: CUI set}`` from a ROCOv2 concepts file (header ``ID,CUIs``, CUIs joined by ``;``).
+
+    An image with no CUIs (``ID,`` or just ``ID``) maps to an empty set. A bad header, a row
+    with more than two fields, an empty ID or an ID given twice raise ``MedfigError`` naming
+    the file and the line.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MedfigError(f"{path}: cannot read concepts file ({exc})") from exc
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    if header is None or tuple(h.strip() for h in header) != CONCEPTS_HEADER:
+        raise MedfigError(f"{path}: line 1: header must be 'ID,CUIs' (ROCOv2 concepts file), got {header!r}")
+    concepts: dict[str, frozenset[str]] = {}
+    for row in reader:
+        line = reader.line_num
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue  # blank line
+        if len(row) > 2:
+            raise MedfigError(f"{path}: line {line}: expected 'ID,CUI;CUI;...', got {len(row)} fields "
+                              f"(CUIs are joined by ';', not ',')")
+        image_id = row[0].strip()
+        if not image_id:
+            raise MedfigError(f"{path}: line {line}: empty image ID")
+        if image_id in concepts:
+            raise MedfigError(f"{path}: line {line}: image ID {image_id!r} given twice")
+        concepts[image_id] = normalise_cuis(row[1].split(CUI_SEPARATOR)) if len(row) == 2 else frozenset()
+    return concepts
+
+
+def write_concepts_csv(path: str | Path, mapping: Mapping[str, Set[str]]) -> None:
+    """Write ``{image ID: CUIs}`` as a ROCOv2 concepts file, atomically; CUIs sorted within a row."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CONCEPTS_HEADER)
+    for image_id, cuis in mapping.items():
+        writer.writerow([image_id, CUI_SEPARATOR.join(sorted(cuis))])
+    atomic_write_bytes(Path(path), buffer.getvalue().encode("utf-8"))
+
+
+def image_f1(predicted: Set[str], gold: Set[str]) -> float:
+    """F1 of one image's predicted CUI set against its gold set; 1.0 when both are empty."""
+    if not gold and not predicted:
+        return 1.0
+    true_positives = len(predicted & gold)
+    return 2.0 * true_positives / (len(predicted) + len(gold))
+
+
+def unknown_prediction_ids(pred: Mapping[str, object], gold: Mapping[str, object]) -> list[str]:
+    """Predicted image IDs that the gold file does not have (ImageCLEF rejects such a run)."""
+    return [image_id for image_id in pred if image_id not in gold]
+
+
+def _check_known(pred: Mapping[str, object], gold: Mapping[str, object]) -> None:
+    unknown = unknown_prediction_ids(pred, gold)
+    if unknown:
+        raise MedfigError(f"{len(unknown)} predicted image ID(s) are not in the gold set, e.g. {unknown[0]!r} "
+                          f"(ImageCLEF's evaluator rejects such a run)")
+
+
+def _mean_f1(pred: Mapping[str, Set[str]], gold: Mapping[str, Set[str]], empty_gold: str,
+             keep: frozenset[str] | None = None) -> tuple[float, int]:
+    """(average F1, images averaged) over the gold images; ``keep`` restricts both sides to a CUI set."""
+    if empty_gold not in EMPTY_GOLD_POLICIES:
+        raise ValueError(f"empty_gold must be one of {EMPTY_GOLD_POLICIES}, got {empty_gold!r}")
+    total, images = 0.0, 0
+    for image_id, gold_cuis in gold.items():
+        gold_set = normalise_cuis(gold_cuis)
+        pred_set = normalise_cuis(pred.get(image_id, ()))
+        if keep is not None:
+            gold_set, pred_set = gold_set & keep, pred_set & keep
+        if not gold_set and empty_gold == "skip":
+            continue
+        total += image_f1(pred_set, gold_set)
+        images += 1
+    return (total / images if images else 0.0), images
+
+
+def concept_f1(pred: Mapping[str, Set[str]], gold: Mapping[str, Set[str]], *,
+               empty_gold: EmptyGoldPolicy = "score") -> float:
+    """ImageCLEF sample-averaged F1 of ``pred`` against ``gold`` (both ``{image ID: CUI set}``).
+
+    Averaged over the gold images; a gold image without a prediction counts as an empty
+    prediction; a predicted ID not in ``gold`` raises ``MedfigError`` (as ImageCLEF). See the
+    module docstring for ``empty_gold``. Returns 0.0 when no image is scored.
+    """
+    _check_known(pred, gold)
+    return _mean_f1(pred, gold, empty_gold)[0]
+
+
+def manual_cui_set(manual_gold: Mapping[str, Set[str]]) -> frozenset[str]:
+    """The manual concepts as the data shows them: every CUI in the manual gold file."""
+    return frozenset().union(*(normalise_cuis(c) for c in manual_gold.values())) if manual_gold else frozenset()
+
+
+def concept_scores(pred: Mapping[str, Set[str]], gold: Mapping[str, Set[str]],
+                   manual_gold: Mapping[str, Set[str]] | None = None, *,
+                   manual_cuis: Set[str] | None = None,
+                   empty_gold: EmptyGoldPolicy = "score") -> dict[str, float | int | None]:
+    """``{"f1", "f1_manual", "images"}``: the primary score, ImageCLEF's secondary score on the
+    manual concepts (None without ``manual_gold``) and the number of gold images averaged.
+
+    The secondary score restricts predictions and manual gold to ``manual_cuis`` (default: the
+    CUIs of ``manual_gold``) and averages over the manual gold images.
+    """
+    _check_known(pred, gold)
+    f1, images = _mean_f1(pred, gold, empty_gold)
+    f1_manual = None
+    if manual_gold is not None:
+        keep = normalise_cuis(manual_cuis) if manual_cuis is not None else manual_cui_set(manual_gold)
+        f1_manual = _mean_f1(pred, manual_gold, empty_gold, keep=keep)[0]
+    return {"f1": f1, "f1_manual": f1_manual, "images": images}
