@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 
@@ -20,15 +21,17 @@ def run(args: argparse.Namespace) -> int:
             from medfig.export.rocov2 import export_rocov2
 
             counts = export_rocov2(release, args.output, prefix=args.prefix, vocabulary=args.vocabulary,
-                                   progress=not args.quiet)
+                                   progress=not args.quiet, panels=args.panels)
         elif args.format == "medicat":
             from medfig.export.medicat import export_medicat
 
-            counts = {"lines": export_medicat(release, args.output)}
+            counts = export_medicat(release, args.output)
         elif args.format == "hf":
             from medfig.export.hf import export_hf
 
-            counts = export_hf(release, args.output)
+            command = shlex.join(["medfig", "export", "hf", str(args.release), str(args.output),
+                                  *(["--pretty-name", args.pretty_name] if args.pretty_name else [])])
+            counts = export_hf(release, args.output, pretty_name=args.pretty_name, command=command)
         elif args.format == "webdataset":
             from medfig.export.webdataset import export_webdataset
 
@@ -44,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     written = ", ".join(f"{k} {v}" for k, v in counts.items())
     print(f"medfig export {args.format} -> {args.output}: {written} ({time.perf_counter() - t0:.1f} s)")
+    if release.panels_missing and args.format != "card":
+        print(f"medfig export {args.format}: warning: {release.panels_missing}", file=sys.stderr)
     return 0
 
 
@@ -57,6 +62,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("output", help="folder to write")
     p.add_argument("--prefix", default="medfig", help="ROCOv2 id prefix: <prefix>_<split>_000001 (default medfig)")
     p.add_argument("--vocabulary", help="concept names for cui_mapping.csv / the card (default: the curate run's)")
+    p.add_argument("--panels", action="store_true",
+                   help="rocov2: replace each compound figure by its single-modality radiology panels "
+                        "(ROCOv2 keeps non-compound images only)")
+    p.add_argument("--pretty-name", help="hf: the dataset card's title (default: from the dataset folder's name)")
     p.add_argument("--shard-size", type=_args.positive_int, default=1000, help="samples per WebDataset shard (default 1000)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=run)

@@ -10,6 +10,7 @@ and reason. Semantic types are listed only when the vocabulary file provides the
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -78,16 +79,9 @@ def _histogram(values: list[float], title: str, xlabel: str) -> bytes:
     return buf.getvalue()
 
 
-def write_card(release: Release, out: str | Path, names: dict[str, str] | None = None,
-               histograms: bool = True) -> Path:
-    out = Path(out)
-    s = release_stats(release)
-    names = names or {}
-    lines = [
-        "# Dataset card", "",
-        f"Made with medfig from `{release.summary.get('dataset', '?')}`; licence policy "
-        f"`{release.summary.get('options', {}).get('licence', '?')}`. Every figure keeps its own licence and "
-        "attribution (see `license_information.csv` / the `attribution` column): cite the source articles.", "",
+def statistics_lines(s: dict, names: dict[str, str]) -> list[str]:
+    """The card's statistics sections (Markdown lines) from :func:`release_stats`."""
+    return [
         "## Statistics (MedICaT Table 1 / ROCOv2 Table 4)", "",
         "| statistic | value |", "|---|---|",
         f"| papers | {s['papers']} |",
@@ -108,6 +102,37 @@ def write_card(release: Release, out: str | Path, names: dict[str, str] | None =
         "", "Semantic types: not listed (the vocabulary file has no semantic types).",
         "", "## Drops by step and reason", "", "| step | reason | figures |", "|---|---|---|",
         *[f"| {st} | {rs} | {n} |" for (st, rs), n in s["drops"]],
+    ]
+
+
+def warning_lines(summary: dict) -> list[str]:
+    """``## Curation warnings``: the release's ``summary.json`` ``warnings`` (dicts with a
+    ``message``, or plain strings), or that there were none."""
+    warnings = summary.get("warnings")
+    lines = ["## Curation warnings", ""]
+    if not warnings:
+        return lines + ["None: `medfig curate` reported no degradation for this release."]
+    for w in warnings:
+        if isinstance(w, dict):
+            code = f"`{w['code']}`: " if w.get("code") else ""
+            lines.append(f"- {code}{w.get('message') or json.dumps(w, sort_keys=True)}")
+        else:
+            lines.append(f"- {w}")
+    return lines
+
+
+def write_card(release: Release, out: str | Path, names: dict[str, str] | None = None,
+               histograms: bool = True) -> Path:
+    out = Path(out)
+    s = release_stats(release)
+    names = names or {}
+    lines = [
+        "# Dataset card", "",
+        f"Made with medfig from `{release.summary.get('dataset', '?')}`; licence policy "
+        f"`{release.summary.get('options', {}).get('licence', '?')}`. Every figure keeps its own licence and "
+        "attribution (see `license_information.csv` / the `attribution` column): cite the source articles.", "",
+        *warning_lines(release.summary), "",
+        *statistics_lines(s, names),
     ]
     if histograms:
         try:
