@@ -1,18 +1,35 @@
-"""A picture of a compound-figure result: coloured panel boxes, letters and subcaptions."""
+"""A picture of a compound-figure result: coloured panel boxes, letters and subcaptions.
+
+Text is drawn with DejaVu Sans, shipped in ``compound/data/`` (Bitstream Vera licence,
+``LICENSE_DEJAVU.txt``): Pillow's built-in font draws "≤", "−" (minus) and "×", which
+captions are full of, as empty boxes (its .notdef glyph).
+"""
 
 from __future__ import annotations
 
+import io
 import textwrap
+from functools import lru_cache
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
+FONT_FILE = "data/DejaVuSans.ttf"
+
 COLOURS = [(230, 25, 75), (60, 180, 75), (0, 130, 200), (245, 130, 48), (145, 30, 180), (70, 240, 240), (240, 50, 230), (128, 128, 0)]
+
+
+@lru_cache(maxsize=4)
+def preview_font(size: int = 11) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans at ``size`` pixels, from the package (covers Latin, Greek and math symbols)."""
+    data = resources.files("medfig.compound").joinpath(FONT_FILE).read_bytes()  # works from a zip too
+    return ImageFont.truetype(io.BytesIO(data), size)
 
 
 def draw_preview(image: Image.Image, result) -> Image.Image:
     """The figure with each panel outlined, and a legend below: label + subcaption per colour."""
     img = image.convert("RGB")
-    font = ImageFont.load_default()
+    font = preview_font()
     legend_lines: list[tuple[tuple[int, int, int], str]] = []
     width = img.width
     chars = max(30, width // 7)
