@@ -4,6 +4,13 @@ Inline markup joins as written; block elements (``<p>``, ``<title>``, ``<td>``, 
 space-separated; ``<alternatives>`` give one readable version; entities of the external
 DTD (never loaded) become their standard characters. Used by the metadata, figure and
 inline-reference readers alike.
+
+Superscripts and subscripts keep their meaning (``5 × 10<sup>7</sup>`` must not read "107"):
+a ``<sup>``/``<sub>`` whose every character has a Unicode superscript/subscript form (digits,
+``+ − = ( )``: the Superscripts and Subscripts block) is written with those characters
+("10⁷", "Ni²⁺", "IC₅₀"); anything else gets ``^``/``_``, with braces around more than one
+character ("SUV_{max}", "KO^{SLC25A48-Flag}", "Irf5^{−/−}"). Letters are never turned into
+modifier letters (ᵐᵃˣ): the text must stay searchable by the word it spells.
 """
 
 from __future__ import annotations
@@ -26,6 +33,23 @@ _BLOCKS = frozenset({
 # Not caption text: image references, identifiers, the figure label.
 SKIP = frozenset({"graphic", "inline-graphic", "media", "object-id", "label"})
 _ELIFE_DOI_LINE = re.compile(r"^DOI:\s*\S+$")
+_SUPERSCRIPT = str.maketrans("0123456789+-\u2212=()", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+                             "\u207a\u207b\u207b\u207c\u207d\u207e")
+_SUBSCRIPT = str.maketrans("0123456789+-\u2212=()", "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089"
+                           "\u208a\u208b\u208b\u208c\u208d\u208e")
+_SCRIPT_MARK = {"sup": ("^", _SUPERSCRIPT), "sub": ("_", _SUBSCRIPT)}
+
+
+def script_text(kind: str, text: str) -> str:
+    """How a ``<sup>`` (kind ``sup``) or ``<sub>`` reads as plain text; see the module docstring."""
+    mark, table = _SCRIPT_MARK[kind]
+    body = text.strip()
+    if not body:
+        return text
+    lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    if all(ord(ch) in table for ch in body):
+        return lead + body.translate(table) + trail
+    return lead + (f"{mark}{body}" if len(body) == 1 else f"{mark}{{{body}}}") + trail
 
 
 def norm(text: str) -> str:
@@ -58,6 +82,12 @@ def walk_text(el: etree._Element, add: Callable[[str], None], *, skip: frozenset
                 pass
             elif visit is not None and visit(child, walk):
                 pass
+            elif tag in _SCRIPT_MARK and (visit is None or not any(
+                    x.get("ref-type") == "fig" for x in child.iter("xref"))):
+                # a fig xref inside stays with ``visit``, which records where it sits in the text
+                inner: list[str] = []
+                walk_text(child, inner.append, skip=skip)
+                add(script_text(tag, "".join(inner)))
             elif tag == "alternatives":
                 choice = _alternative_for_text(child)
                 if choice is not None:
