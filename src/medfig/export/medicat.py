@@ -18,7 +18,7 @@ annotations (``subcaptions_public.jsonl``, Prodigy records, as allenai/medicat's
 
 - ``pdf_hash``/``fig_uri`` are the figure's medicat.jsonl keys (same image file);
 - ``text`` is the build's caption (the text ``subcaption_spans`` index), ``tokens`` words and
-  punctuation marks with character offsets (MedICaT: spaCy tokens; medfig: ``\w+|[^\w\s]``);
+  punctuation marks with character offsets (MedICaT: spaCy tokens; medfig: ``\\w+|[^\\w\\s]``);
 - ``spans``: one rectangle per panel, ``points`` its four corners in pixels of the image
   (top-left first, clockwise); ``label`` the panel letter, ``panel<n>`` when none was read,
   ``<label>#<n>`` for a repeated letter (the label keys ``subcaptions``, so it must be unique);
