@@ -158,6 +158,7 @@ def _captions_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("pred", help="predicted captions, ROCOv2 form: header ID,Caption (quote captions with commas)")
     p.add_argument("gold", help="gold captions in the same form (e.g. a release's test_captions.csv)")
     p.add_argument("--no-bertscore", action="store_true", help="skip BERTScore (loads a MiniLM encoder)")
+    p.add_argument("--no-meteor", action="store_true", help="skip METEOR (starts a Java process)")
     p.add_argument("--json", action="store_true",
                    help="print bleu1..bleu4, rouge_l, meteor, cider, bertscore (+ images, bertscore_model) as JSON")
 
@@ -180,11 +181,11 @@ def _captions_run(args: argparse.Namespace) -> int:
     if missing:
         _say("captions", f"{len(missing)} of {len(gold)} gold images have no prediction (scored as an empty "
                          f"caption), e.g. {missing[0]}")
-    what = "BLEU, ROUGE-L, CIDEr, METEOR" + ("" if args.no_bertscore else ", BERTScore")
+    what = "BLEU, ROUGE-L, CIDEr" + ("" if args.no_meteor else ", METEOR") + ("" if args.no_bertscore else ", BERTScore")
     _say("captions", f"scoring {len(gold)} images: {what} ...")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MetricUnavailableWarning)
-        scores = caption_scores(pred, gold, bertscore=not args.no_bertscore)
+        scores = caption_scores(pred, gold, bertscore=not args.no_bertscore, meteor=not args.no_meteor)
     for warning in caught:
         if issubclass(warning.category, MetricUnavailableWarning):
             _say("captions", str(warning.message))

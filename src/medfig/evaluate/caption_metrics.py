@@ -114,8 +114,10 @@ def _aligned_texts(pred: Mapping[str, str], gold: Mapping[str, str]) -> tuple[li
     return ids, [preprocess_caption(pred.get(i, "")) for i in ids], [preprocess_caption(gold[i]) for i in ids]
 
 
-def coco_scores(ids: list[str], predictions: list[str], references: list[str]) -> dict[str, float | None]:
-    """BLEU-1..4, ROUGE-L, CIDEr and METEOR (None without Java) from pycocoevalcap on preprocessed texts."""
+def coco_scores(ids: list[str], predictions: list[str], references: list[str], *,
+                meteor: bool = True) -> dict[str, float | None]:
+    """BLEU-1..4, ROUGE-L, CIDEr and METEOR (None without Java or when not asked for) from pycocoevalcap
+    on preprocessed texts."""
     from pycocoevalcap.bleu.bleu import Bleu
     from pycocoevalcap.cider.cider import Cider
     from pycocoevalcap.rouge.rouge import Rouge
@@ -127,22 +129,30 @@ def coco_scores(ids: list[str], predictions: list[str], references: list[str]) -
         rouge_l, _ = Rouge().compute_score(gts, res)
         cider, _ = Cider().compute_score(gts, res)
     scores: dict[str, float | None] = {f"bleu{n + 1}": float(b) for n, b in enumerate(bleu)}
-    scores.update(rouge_l=float(rouge_l), cider=float(cider), meteor=meteor_score(gts, res))
+    scores.update(rouge_l=float(rouge_l), cider=float(cider), meteor=meteor_score(gts, res) if meteor else None)
     return scores
 
 
+_meteor_scorer = None  # one METEOR Java process per Python process: it takes seconds to start (paraphrase table)
+
+
 def meteor_score(gts: dict[str, list[str]], res: dict[str, list[str]]) -> float | None:
-    """pycocoevalcap's METEOR 1.5 (a Java process); None with a ``MetricUnavailableWarning`` without Java."""
+    """pycocoevalcap's METEOR 1.5 (a Java process, started once and reused); None with a
+    ``MetricUnavailableWarning`` without Java or when the process fails."""
+    global _meteor_scorer
     if shutil.which("java") is None:
         warnings.warn("METEOR needs Java (java not found on PATH): meteor is None", MetricUnavailableWarning, stacklevel=3)
         return None
     from pycocoevalcap.meteor.meteor import Meteor
 
     try:
-        scorer = Meteor()
-        score, _ = scorer.compute_score(gts, res)
+        if _meteor_scorer is None:
+            _meteor_scorer = Meteor()
+        score, _ = _meteor_scorer.compute_score(gts, res)
     except (OSError, ValueError) as exc:
-        warnings.warn(f"METEOR failed ({exc}): meteor is None", MetricUnavailableWarning, stacklevel=3)
+        _meteor_scorer = None  # a dead process is not reused
+        warnings.warn(f"METEOR failed ({exc or type(exc).__name__}): meteor is None", MetricUnavailableWarning,
+                      stacklevel=3)
         return None
     return float(score)
 
@@ -179,16 +189,17 @@ def bertscore_f1(predictions: list[str], references: list[str], *, batch_size: i
     return sum(per_image) / len(per_image) if per_image else 0.0
 
 
-def caption_scores(pred: Mapping[str, str], gold: Mapping[str, str], bertscore: bool = True) -> dict[str, float | None]:
+def caption_scores(pred: Mapping[str, str], gold: Mapping[str, str], bertscore: bool = True, *,
+                   meteor: bool = True) -> dict[str, float | None]:
     """``bleu1..bleu4, rouge_l, meteor, cider, bertscore`` of ``pred`` against ``gold`` (``{ID: caption}``).
 
     Raw captions in; both sides are preprocessed here. ``meteor`` is None without Java and
-    ``bertscore`` None without torch (each with a ``MetricUnavailableWarning``) or when
-    ``bertscore=False``. An empty ``gold`` raises ``MedfigError``.
+    ``bertscore`` None without torch (each with a ``MetricUnavailableWarning``), or when turned
+    off (``bertscore=False``, ``meteor=False``). An empty ``gold`` raises ``MedfigError``.
     """
     if not gold:
         raise MedfigError("no gold captions to score")
     ids, predictions, references = _aligned_texts(pred, gold)
-    scores = coco_scores(ids, predictions, references)
+    scores = coco_scores(ids, predictions, references, meteor=meteor)
     scores["bertscore"] = bertscore_f1(predictions, references) if bertscore else None
     return {key: scores[key] for key in SCORE_KEYS}
