@@ -129,7 +129,7 @@ def test_card_reports_statistics_drops_and_histograms(release, tmp_path):
     text = path.read_text()
     assert release_stats(rel)["papers"] == N_PAPERS
     assert f"| figures | {N_FIGURES} |" in text and f"| papers | {N_PAPERS} |" in text
-    assert "## Drops by step and reason" in text
+    assert "## Drops by step and reason" in text and "## Curation warnings" in text
     assert (tmp_path / "caption_length.png").read_bytes()[:4] == b"\x89PNG"
 
 
