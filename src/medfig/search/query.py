@@ -191,9 +191,9 @@ class SearchIndex:
         """(doc_id, cosine) best first, by exact dot product over the normalised matrix."""
         if not self.has_dense:
             return []
-        from medfig.search.encoder import get_encoder
+        from medfig.search.encoder import query_encoder
 
-        vector = get_encoder().encode([query])[0]
+        vector = query_encoder(self.index_dir).encode([query])[0]
         return self.dense_from_vector(vector, n, filters)
 
     def dense_from_vector(self, vector: np.ndarray, n: int = 100, filters: Filters | None = None):

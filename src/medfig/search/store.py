@@ -6,6 +6,8 @@ Layout of ``DATASET/search/``::
                         fts (SQLite FTS5, BM25), embeddings (vector per dense-text hash), meta
     vectors.npy         float32 [n_docs, 384], L2-normalised, row i belongs to doc id vector_ids[i]
     vector_ids.npy      int64 [n_docs]
+    query_encoder.onnx  the sentence model as ONNX (+ query_tokenizer.json, query_encoder.json): searches
+                        encode the query with onnxruntime, without importing torch (see encoder.py)
 
 Indexing is incremental: a document whose content hash is unchanged is not
 touched; the sentence model only encodes texts it has never seen (embeddings are
@@ -297,8 +299,15 @@ def _build_index_locked(dataset, index_dir: Path, fields: tuple[str, ...], dense
         changed = report.added or report.updated or report.removed or report.texts_encoded
         if dense and (changed or not (index_dir / "vectors.npy").is_file()):
             _write_vectors(conn, index_dir)
+        if dense:
+            from medfig.search.encoder import export_query_encoder
+
+            note = export_query_encoder(index_dir)
+            if note:
+                report.notes.append(note)
         if not dense:
-            for name in ("vectors.npy", "vector_ids.npy"):
+            for name in ("vectors.npy", "vector_ids.npy", "query_encoder.onnx", "query_tokenizer.json",
+                         "query_encoder.json"):
                 (index_dir / name).unlink(missing_ok=True)
         if changed:
             conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")  # merge FTS segments: faster queries
