@@ -145,7 +145,8 @@ def subcaption_record(rec: dict, panels: list[dict], row: dict) -> dict:
         x0, y0, x1, y1 = (int(v) for v in panel["box_px"])
         spans.append({"label": key, "points": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], "type": "rect",
                       "x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0,
-                      "score": panel.get("score"), "label_source": panel.get("label_source")})
+                      "score": None if panel.get("score") is None else round(float(panel["score"]), 4),
+                      "label_source": panel.get("label_source")})
         covered = _subcaption_spans(caption, panel)
         ids = [t["id"] for t in tokens if any(t["start"] < end and t["end"] > start for start, end in covered)]
         if ids:
