@@ -295,7 +295,8 @@ def test_failed_article_is_retried_once_fixed_and_removed_articles_leave(tmp_pat
     shutil.rmtree(broken)
     shutil.copytree(HINDAWI / "PMC4745290", broken)  # the user re-downloads the article
     shutil.rmtree(corpus / "elife-19405_pmc_deposit")  # and drops another from the corpus
-    report = build(corpus, out, workers=0, progress=False, pdf_figures=False, subfigures=False)
+    # --sync: the dataset mirrors its input (without it the dropped article stays: tests/test_build_inputs.py)
+    report = build(corpus, out, workers=0, progress=False, pdf_figures=False, subfigures=False, sync=True)
     assert (report.articles_processed, report.articles_skipped, report.articles_removed) == (1, 1, 1)
     assert not [e for e in pq.read_table(out / "errors.parquet").to_pylist() if e["stage"] != "image"]
     keys = set(pq.read_table(out / "figures.parquet").column("article_key").to_pylist())

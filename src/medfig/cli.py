@@ -118,7 +118,8 @@ def output_problem(args: argparse.Namespace) -> str | None:
     if args.command not in OUTPUT_FOLDERS or not getattr(args, "output", None):
         return None
     source = OUTPUT_FOLDERS[args.command]
-    return problem(args.output, *([getattr(args, source, None)] if source else []))
+    given = getattr(args, source, None) if source else None
+    return problem(args.output, *(given if isinstance(given, list) else [given]))  # build takes several inputs
 
 
 def run_command(args: argparse.Namespace) -> int:

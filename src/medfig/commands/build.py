@@ -1,4 +1,7 @@
-"""``medfig build INPUT -o OUT``: articles in, a resumable figure dataset out."""
+"""``medfig build INPUT [INPUT ...] -o OUT``: articles in, a resumable figure dataset out.
+
+Several inputs build into one dataset; articles of earlier runs that the inputs do not hold stay
+unless ``--sync`` (then they leave, and the summary names them)."""
 
 from __future__ import annotations
 
@@ -38,10 +41,19 @@ def _run(args: argparse.Namespace) -> int:
     from medfig.pipeline.config import BuildConfig
     from medfig.records import MedfigError
 
-    is_remote = "://" in args.input
-    if not is_remote and not Path(args.input).exists():
-        print(f"medfig build: input not found: {args.input}", file=sys.stderr)
+    is_remote = any("://" in i for i in args.input)
+    if (is_remote or args.source == "pmc-cloud") and len(args.input) > 1:
+        print(f"medfig build: a PMC cloud input is built on its own, not with {len(args.input) - 1} other input(s)",
+              file=sys.stderr)
         return 2
+    if args.sync and args.incremental:
+        print("medfig build: --sync (mirror the inputs) and --incremental (the input is a delta) contradict each other",
+              file=sys.stderr)
+        return 2
+    for path in args.input:
+        if not is_remote and not Path(path).exists():
+            print(f"medfig build: input not found: {path}", file=sys.stderr)
+            return 2
     removed = None
     if args.removed:
         try:
@@ -56,12 +68,12 @@ def _run(args: argparse.Namespace) -> int:
         if is_remote or args.source == "pmc-cloud":
             from medfig.sources.pmc_cloud import PmcCloudQuery, iter_pmc_cloud
 
-            query = PmcCloudQuery.from_args(args)
+            query = PmcCloudQuery.from_args(argparse.Namespace(**{**vars(args), "input": args.input[0]}))
             sources = iter_pmc_cloud(query)
         report = build(
             None if sources is not None else args.input, args.output, sources=sources,
             workers=args.workers, progress=not args.quiet, executor=args.executor, ray_address=args.ray_address,
-            shards=args.shards, incremental=args.incremental, removed=removed,
+            shards=args.shards, sync=args.sync, removed=removed,
             timeout_s=args.timeout if args.timeout > 0 else None, config=config,
         )
     except BuildInterrupted as exc:
@@ -88,8 +100,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     defaults = BuildConfig()
     p = sub.add_parser("build", help="build a figure dataset from articles (resumable)")
-    p.add_argument("input", help="folder of articles, PMC .tar.gz packages, eLife/MECA zips, one XML/PDF file, "
-                                 "or s3://pmc-oa-opendata[/...] (PMC cloud)")
+    p.add_argument("input", nargs="+", help="folder of articles, PMC .tar.gz packages, eLife/MECA zips, one XML/PDF "
+                                            "file, or s3://pmc-oa-opendata[/...] (PMC cloud); several build into one "
+                                            "dataset")
     p.add_argument("-o", "--output", required=True, help="dataset folder (created; re-runs resume)")
     p.add_argument("--workers", type=_args.non_negative_int, default=None,
                    help="worker processes (local) or articles in flight (ray); 0 = in this process "
@@ -100,8 +113,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="Ray cluster to join (auto, HOST:6379, ray://HOST:10001); default starts a local Ray")
     p.add_argument("--shards", type=_args.positive_int, default=None,
                    help="Parquet parts per table (default 1, or what the dataset has); >1 writes folders")
+    p.add_argument("--sync", action="store_true",
+                   help="the dataset mirrors its inputs: articles of earlier runs that no input holds are removed "
+                        "(named in the summary); default: they stay")
     p.add_argument("--incremental", action="store_true",
-                   help="INPUT holds new/updated articles only: keep every other article of the dataset")
+                   help="INPUT holds new/updated articles only (now the default: every other article stays)")
     p.add_argument("--removed", metavar="FILE", default=None,
                    help="article keys or PMCIDs to take out (retracted, withdrawn): one per line, or id,reason,detail")
     p.add_argument("--timeout", type=_args.non_negative_float, default=600.0,

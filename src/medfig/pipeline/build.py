@@ -5,11 +5,12 @@ ledger) is described and owned by :mod:`medfig.dataset`; with ``shards > 1`` onl
 the shards whose articles changed are rewritten.
 
 A re-run skips articles whose fingerprint is unchanged and that succeeded,
-retries failed ones, and rewrites a file only when its bytes change. By default
-the dataset mirrors its input: articles no longer in the input leave it. With
-``incremental=True`` the input is a delta (new and updated articles): nothing
-else is touched except articles the sources or ``removed`` list mark as
-retracted or withdrawn.
+retries failed ones, and rewrites a file only when its bytes change. Several
+inputs build into one dataset, and articles already in the dataset that this
+run's inputs do not hold stay, unless ``sync=True`` (then the dataset mirrors its
+inputs and the report names the articles that left); articles the sources or the
+``removed`` list mark as retracted or withdrawn leave in every mode. See
+:mod:`medfig.pipeline.inputs`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from medfig.io import remove_stale_temps
 from medfig.pipeline.article import ArticleResult, process_article
 from medfig.pipeline.config import BuildConfig
 from medfig.pipeline.consolidate import TABLES, consolidate, shards_to_write
+from medfig.pipeline.inputs import GONE, collect_sources, leaving as leaving_articles, name_some, not_in_input
 from medfig.pipeline.manifest import Manifest
 from medfig.records import MedfigError
 
@@ -51,8 +53,10 @@ class BuildReport:
     articles_processed: int = 0
     articles_skipped: int = 0
     articles_failed: int = 0
-    articles_removed: int = 0  # left the dataset this run: gone from the input, retracted, withdrawn
+    articles_removed: int = 0  # left the dataset this run: gone from the input (sync), retracted, withdrawn
     removed_by_reason: Counter = field(default_factory=Counter)
+    removed_keys: list[str] = field(default_factory=list)  # the articles that left, by key
+    articles_not_in_input: list[str] = field(default_factory=list)  # in the dataset, not in this input: kept
     figures_written: int = 0
     errors_by_stage: Counter = field(default_factory=Counter)
     stats: dict = field(default_factory=dict)
@@ -82,6 +86,11 @@ class BuildReport:
         flags = s.get("figures_by_flag", {})
         if flags:
             lines.append("  figure flags      : " + ", ".join(f"{k} {v}" for k, v in sorted(flags.items())))
+        if self.removed_keys:
+            lines.append(f"  removed articles  : {name_some(self.removed_keys)}")
+        if self.articles_not_in_input:
+            lines.append(f"  kept, not in input: {len(self.articles_not_in_input)} articles of earlier runs "
+                         f"({name_some(self.articles_not_in_input, 5)}); --sync removes them")
         errors = s.get("errors_by_stage", {})
         lines.append(
             "  errors by stage   : " + (", ".join(f"{k} {v}" for k, v in sorted(errors.items())) or "none")
@@ -188,6 +197,7 @@ def build(
     executor: str = "local",
     ray_address: str | None = None,
     shards: int | None = None,
+    sync: bool = False,
     incremental: bool = False,
     removed: dict[str, tuple[str, str]] | None = None,
     timeout_s: float | None = DEFAULT_TIMEOUT_S,
@@ -197,6 +207,10 @@ def build(
     task: Callable | None = None,
 ) -> BuildReport:
     """Build (or resume, or update) a figure dataset from ``input_path`` into ``out_dir``.
+
+    ``input_path``: one input or a list of them (merged: :mod:`medfig.pipeline.inputs`).
+    ``sync``: articles of the dataset that the inputs no longer hold leave it (default: they stay).
+    ``incremental``: the former name of the default (kept for callers; it may not be combined with sync).
 
     ``workers``: processes (local) or articles in flight (ray); 0 runs in this process.
     ``shards``: number of Parquet parts per table; default 1, or what the dataset already has.
@@ -215,13 +229,15 @@ def build(
     """
     started = time.perf_counter()
     _check_arguments(workers=workers, shards=shards, timeout_s=timeout_s, executor=executor)
+    if sync and incremental:
+        raise MedfigError("sync (mirror the inputs) and incremental (the input is a delta) contradict each other")
     out_dir = Path(out_dir).resolve()
     folder = DatasetFolder(out_dir)
     with folder.lock("medfig build"):  # one writer per folder; a second build raises MedfigError here
         remove_stale_temps(out_dir)  # only under the lock: another build's temps are not stale
         return _build_locked(input_path, folder, started=started, workers=workers, progress=progress,
                              sources=sources, executor=executor, ray_address=ray_address, shards=shards,
-                             incremental=incremental, removed=removed, timeout_s=timeout_s,
+                             sync=sync, removed=removed, timeout_s=timeout_s,
                              pdf_figures=pdf_figures, subfigures=subfigures, config=config, task=task)
 
 
@@ -254,10 +270,8 @@ def _build_locked(input_path, folder: DatasetFolder, **kwargs) -> BuildReport:
 
 
 def _run(input_path, folder: DatasetFolder, report: BuildReport, todo: list, signals: _Signals, *,
-         started: float, workers, progress, sources, executor, ray_address, shards, incremental, removed,
+         started: float, workers, progress, sources, executor, ray_address, shards, sync, removed,
          timeout_s, pdf_figures, subfigures, config, task) -> BuildReport:
-    from medfig.sources import iter_sources
-
     out_dir = folder.root
     if workers is None:  # on Ray: as many in flight as the cluster has CPUs (make_executor's 0)
         workers = 0 if executor == "ray" else os.cpu_count() or 1
@@ -268,7 +282,8 @@ def _run(input_path, folder: DatasetFolder, report: BuildReport, todo: list, sig
     fingerprint = json.dumps(config.fingerprint_fields(), sort_keys=True)
 
     with signals.stoppable():
-        all_sources = list(sources if sources is not None else iter_sources(input_path))
+        inputs = input_path if isinstance(input_path, (list, tuple)) else [input_path]
+        all_sources = list(sources) if sources is not None else collect_sources(inputs)
     report.articles_seen = len(all_sources)
     with Manifest(folder.manifest_path) as manifest:
         old_shards = int(manifest.get_meta("shards") or 0)
@@ -278,10 +293,13 @@ def _run(input_path, folder: DatasetFolder, report: BuildReport, todo: list, sig
         manifest.set_meta("shards", str(shards))
         folder.switch_layout(TABLES, shards)
 
-        leaving = _leaving(all_sources, manifest.states(), removed or {}, incremental)
+        before = manifest.states()
+        leaving = leaving_articles(all_sources, before, removed or {}, sync)
         report.articles_removed = manifest.remove(sorted(leaving))
         report.removed_by_reason = Counter(reason for reason, _ in leaving.values())
-        manifest.mark_removed({k: v for k, v in leaving.items() if v[0] != "gone from the input"})
+        report.removed_keys = sorted(k for k in leaving if k in before)
+        report.articles_not_in_input = not_in_input(all_sources, before, leaving)
+        manifest.mark_removed({k: v for k, v in leaving.items() if v[0] != GONE})
         for key in leaving:
             shutil.rmtree(folder.image_dir(key), ignore_errors=True)
 
@@ -326,28 +344,6 @@ def _write_run_record(folder: DatasetFolder, report: BuildReport, config: str) -
     if report.stopped_by:
         record["stopped_by"] = report.stopped_by
     folder.write_json(f"runs/{stamp}-{os.getpid()}.json", record)
-
-
-def _leaving(sources: list, states: dict, removed: dict[str, tuple[str, str]], incremental: bool) -> dict:
-    """Articles that leave the dataset this run, with (reason, detail)."""
-    leaving = {}
-    for source in sources:
-        mark = removed.get(source.key) or removed.get(source.pmcid or "")
-        if source.status in ("retracted", "withdrawn"):
-            leaving[source.key] = (source.status, f"the source marks the article as {source.status}")
-        elif mark:
-            leaving[source.key] = mark
-    for key in states:
-        if key in leaving:
-            continue
-        if key in removed:
-            leaving[key] = removed[key]
-    if not incremental:
-        present = {s.key for s in sources}
-        for key in states:
-            if key not in present and key not in leaving:
-                leaving[key] = ("gone from the input", "")
-    return leaving
 
 
 def _collect(results: Iterator[ArticleResult], manifest: Manifest, report: BuildReport, shards: int,
