@@ -103,6 +103,16 @@ def test_licences_map_to_hub_ids_and_a_mix_is_other_with_a_table(release):
     assert "| CC-BY-NC-4.0 | cc-by-nc-4.0 | 1 | https://creativecommons.org/licenses/by-nc/4.0/ |" in text
 
 
+def test_a_release_of_mixed_or_unversioned_licences_links_its_licence_table(exported):
+    from huggingface_hub import DatasetCard
+
+    out, _ = exported
+    meta = DatasetCard.load(out / "README.md").data.to_dict()
+    assert meta["license"] == "other" and meta["license_link"] == "LICENSE.md"
+    table = (out / "LICENSE.md").read_text()
+    assert "| CC-BY | - (other: version or family not on the Hub) | 5 | https://creativecommons.org/licenses/by/ |" in table
+
+
 def test_card_renders_the_release_warnings(release, tmp_path):
     from medfig.export.hf import export_hf
 

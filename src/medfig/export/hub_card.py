@@ -4,8 +4,9 @@ A YAML metadata header the Hub reads (``huggingface_hub.DatasetCardData`` fields
 
 - ``license``: the Hub licence id when every figure has the same licence and it maps to one
   (``CC-BY-4.0`` -> ``cc-by-4.0``; the version comes from the SPDX id or the licence URL, never
-  guessed); else ``other`` with ``license_name: per-figure-licences``, and the card's licence
-  table lists every licence with its figure count;
+  guessed); else ``other`` with ``license_name: per-figure-licences`` and ``license_link:
+  LICENSE.md``, a file written beside the card with the licence table (every licence, its Hub
+  id, figure count and URL), which the card's Licences section repeats;
 - ``task_categories`` ``image-to-text``, ``text-to-image``, ``zero-shot-image-classification``
   (caption generation, text-to-image retrieval, CLIP-style training); ``task_ids``
   ``image-captioning``; ``size_categories`` from the number of figures;
@@ -46,6 +47,7 @@ HUB_LICENCES = frozenset({
 TASK_CATEGORIES = ["image-to-text", "text-to-image", "zero-shot-image-classification"]
 SIZE_CATEGORIES = [(1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
                    (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M")]
+LICENCE_FILE = "LICENSE.md"
 _URL_VERSION = re.compile(r"creativecommons\.org/(?:licenses/[a-z-]+|publicdomain/zero)/(\d\.\d)")
 
 CITATIONS = """@inproceedings{subramanian-2020-medicat,
@@ -129,7 +131,7 @@ def card_metadata(release: Release, counts: dict[str, int], panel_counts: dict[s
     if len(hub_ids) == 1 and None not in hub_ids:
         meta["license"] = hub_ids.pop()
     else:
-        meta.update({"license": "other", "license_name": "per-figure-licences"})
+        meta.update({"license": "other", "license_name": "per-figure-licences", "license_link": LICENCE_FILE})
     n = sum(counts.values())
     meta.update({
         "task_categories": list(TASK_CATEGORIES), "task_ids": ["image-captioning"],
@@ -144,6 +146,17 @@ def card_metadata(release: Release, counts: dict[str, int], panel_counts: dict[s
                         "data_files": [{"split": s, "path": f"panels/{s}-*.parquet"} for s in panel_counts]})
     meta["configs"] = configs
     return meta
+
+
+def licence_lines(licences: list[dict]) -> list[str]:
+    return [
+        "## Licences", "",
+        "Each figure keeps the licence of its article (or its own); the `license` and `attribution` "
+        "columns travel with every row: reuse a figure under its own licence and credit its source.", "",
+        "| licence | Hub id | figures | URL |", "|---|---|---:|---|",
+        *[f"| {r['licence']} | {r['hub'] or '- (other: version or family not on the Hub)'} | {r['figures']} "
+          f"| {r['url'] or '-'} |" for r in licences],
+    ]
 
 
 def _limit_value(limit: dict) -> str:
@@ -179,12 +192,7 @@ def card_text(release: Release, counts: dict[str, int], panel_counts: dict[str, 
         "A panel row is one panel of a compound figure: `image` (the panel cut from the figure), `box_px` "
         "(`[x0, y0, x1, y1]` in pixels of the figure image), `label`, `subcaption`, `inline_refs` "
         "(sentences citing the panel), `parent_id` (the figure's `id`), `score` and `confidence`.", "",
-        "## Licences", "",
-        "Each figure keeps the licence of its article (or its own); the `license` and `attribution` "
-        "columns travel with every row.", "",
-        "| licence | Hub id | figures | URL |", "|---|---|---:|---|",
-        *[f"| {r['licence']} | {r['hub'] or '- (other: version or family not on the Hub)'} | {r['figures']} "
-          f"| {r['url'] or '-'} |" for r in licences], "",
+        *licence_lines(licences), "",
         "## How it was built", "",
         f"- medfig {version}; release fingerprint `{release_fingerprint(release)}` (SHA-256 of figure keys, "
         "image hashes and captions)",
@@ -206,7 +214,9 @@ def card_text(release: Release, counts: dict[str, int], panel_counts: dict[str, 
 
 def write_hub_card(release: Release, out: str | Path, counts: dict[str, int], panel_counts: dict[str, int], *,
                    pretty_name: str | None = None, command: str | None = None) -> Path:
-    path = Path(out) / "README.md"
+    """``README.md`` (the card) and ``LICENSE.md`` (the licence table the card's ``license_link`` names)."""
+    out = Path(out)
     text = card_text(release, counts, panel_counts, pretty_name=pretty_name, command=command)
-    atomic_write_bytes(path, text.encode("utf-8"))
-    return path
+    atomic_write_bytes(out / LICENCE_FILE, ("\n".join(licence_lines(licence_table(release))) + "\n").encode("utf-8"))
+    atomic_write_bytes(out / "README.md", text.encode("utf-8"))
+    return out / "README.md"

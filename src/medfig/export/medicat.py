@@ -26,7 +26,8 @@ annotations (``subcaptions_public.jsonl``, Prodigy records, as allenai/medicat's
   subcaption has no key (as in MedICaT, where such panels are not scored);
 - ``answer`` is ``"accept"`` so MedICaT's readers take the record, but these are medfig's
   *predictions*, not human annotations: ``medfig.predicted`` is ``true`` and each span carries
-  the splitter's ``score`` and ``label_source`` (ocr | order | none).
+  the splitter's ``score``, ``label_source`` (ocr | order | none) and ``confidence`` (the
+  calibrated panel confidence when the dataset has one, else null).
 
 How medfig fills fields that came from Semantic Scholar's pipeline in MedICaT:
 - ``pdf_hash``: the build's article fingerprint (a SHA-1 hex like S2's PDF hash), else
@@ -146,7 +147,7 @@ def subcaption_record(rec: dict, panels: list[dict], row: dict) -> dict:
         spans.append({"label": key, "points": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], "type": "rect",
                       "x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0,
                       "score": None if panel.get("score") is None else round(float(panel["score"]), 4),
-                      "label_source": panel.get("label_source")})
+                      "label_source": panel.get("label_source"), "confidence": panel.get("confidence")})
         covered = _subcaption_spans(caption, panel)
         ids = [t["id"] for t in tokens if any(t["start"] < end and t["end"] > start for start, end in covered)]
         if ids:

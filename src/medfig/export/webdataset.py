@@ -7,7 +7,8 @@ Panels of compound figures go to their own shards, ``panels/<split>-000000.tar``
 per panel: ``<figure key>__p<n>.png`` (the panel cut from the figure image), ``.txt`` (its
 subcaption, empty when none) and ``.json`` (``parent`` key and figure id, ``label``,
 ``box_px`` in pixels of the parent image, ``subcaption``, ``inline_refs`` citing the panel,
-``score``, ``label_source``, licence and attribution of the parent). A panel's split is its
+``score``, ``confidence`` (null until the dataset has a calibrated one), ``label_source``,
+licence and attribution of the parent). A panel's split is its
 figure's, so panels never cross the release's split boundary.
 """
 
@@ -55,7 +56,8 @@ def _panel_members(release: Release, rec: dict, n: int, panel: dict) -> list[tup
     key = f"{sample_key(rec)}__p{n}"
     meta = {"parent": sample_key(rec), "article_key": rec["article_key"], "figure_id": rec["figure_id"],
             "panel_index": n, "label": panel.get("label"), "label_source": panel.get("label_source"),
-            "box_px": list(panel["box_px"]), "score": panel.get("score"), "subcaption": panel.get("subcaption"),
+            "box_px": list(panel["box_px"]), "score": panel.get("score"), "confidence": panel.get("confidence"),
+            "subcaption": panel.get("subcaption"),
             "inline_refs": [r.get("sentence") for r in panel.get("inline_refs") or []],
             "license": _licence(rec), "attribution": rec.get("attribution")}
     return [(f"{key}.png", release.panel_png(rec, panel)),
