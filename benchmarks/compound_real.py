@@ -1,12 +1,15 @@
 """Compound figures on the real gold set: MedICaT Table 2 analogue, box mAP, labels, false splits, speed.
 
-    .venv/bin/python benchmarks/compound_real.py [--split test|tune|all|fresh|heldout2]
+    .venv/bin/python benchmarks/compound_real.py [--split test|tune|all|fresh|heldout2|dev] [--reliability]
 
 Gold: benchmarks/gold/subfigures/real_gold.json (how it was made: NOTES.md beside it);
 ``--split fresh`` reads fresh_gold.json instead: 25 compound figures annotated later and kept
 out of all tuning (now seen twice: a dev set); ``--split heldout2`` reads heldout2_gold.json:
 16 compound + 10 single-panel figures annotated before the label-anchored splitter work and
-never used for tuning (run it once, to report).
+never used for tuning (run it once, to report). ``--split dev`` reads dev_corpus_gold.json
+(pmc_dev_corpus, 14 publishers) and prints per-publisher scores, development and held-out
+publishers (benchmarks/heldout_publishers.json) in separate blocks (benchmarks/compound_dev_scores.py);
+``--reliability`` prints the panel-confidence reliability table on the held-out publishers.
 Rows:
 - gold boxes + our subcaptions, label alignment (OCR letters) vs MedICaT's row heuristic;
 - predicted boxes + our subcaptions, label alignment vs heuristic.
@@ -31,6 +34,7 @@ from harness import SUBFIGURE_GOLD, format_table, ms_summary, publisher_table  #
 GOLD = SUBFIGURE_GOLD / "real_gold.json"
 FRESH_GOLD = SUBFIGURE_GOLD / "fresh_gold.json"
 HELDOUT2_GOLD = SUBFIGURE_GOLD / "heldout2_gold.json"
+DEV_GOLD = SUBFIGURE_GOLD / "dev_corpus_gold.json"
 # where a gold figure comes from, by its key's prefix (the "publisher" rows of the by-source table)
 SOURCES = (("Hindawi PDFs", "PMC4"), ("PMC package files", "PMC1"), ("eLife", "elife"),
            ("MedICaT sample", "medicat/"), ("EXSCLAIM (Nature)", "exsclaim/"))
@@ -54,10 +58,16 @@ def main() -> int:
     from medfig.compound import warm_up
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", default="test", choices=("test", "tune", "all", "fresh", "heldout2"))
+    ap.add_argument("--split", default="test", choices=("test", "tune", "all", "fresh", "heldout2", "dev"))
+    ap.add_argument("--reliability", action="store_true",
+                    help="with --split dev: reliability table of panel confidence on the held-out publishers")
     ap.add_argument("--gold", help="gold JSON (default: real_gold.json, or fresh_gold.json for --split fresh)")
     ap.add_argument("--dump", help="write the label-alignment predictions here (JSON)")
     args = ap.parse_args()
+    if args.split == "dev" or args.reliability:
+        from compound_dev_scores import run_dev
+
+        return run_dev(Path(args.gold) if args.gold else DEV_GOLD, reliability=args.reliability, dump=args.dump)
     gold = Path(args.gold) if args.gold else {"fresh": FRESH_GOLD, "heldout2": HELDOUT2_GOLD}.get(args.split, GOLD)
     figures = json.loads(gold.read_text())["figures"]
     if args.split != "all":
