@@ -64,7 +64,7 @@ def _run(args: argparse.Namespace) -> int:
     sources = query = None
     try:
         config = BuildConfig.from_environment(pdf_figures=not args.no_pdf_figures, subfigures=not args.no_subfigures,
-                                              crop_dpi=args.crop_dpi)
+                                              crop_dpi=args.crop_dpi, max_crop_dpi=args.max_crop_dpi)
         if is_remote or args.source == "pmc-cloud":
             from medfig.sources.pmc_cloud import PmcCloudQuery, iter_pmc_cloud
 
@@ -127,8 +127,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-subfigures", action="store_true",
                    help="do not split compound figures into panels (no subfigures.parquet rows; faster)")
     p.add_argument("--crop-dpi", type=_args.dpi, default=None,
-                   help=f"resolution of figures cropped from PDFs (default ${CROP_DPI_ENV} or {defaults.crop_dpi:g}); "
-                        "changing it redoes every article")
+                   help=f"lowest resolution of figures cropped from PDFs, used for vector art (default "
+                        f"${CROP_DPI_ENV} or {defaults.crop_dpi:g}); changing it redoes every article")
+    p.add_argument("--max-crop-dpi", type=_args.dpi, default=None,
+                   help=f"highest resolution of crops: a figure is rendered at its embedded images' own "
+                        f"resolution up to this (default {defaults.max_crop_dpi:g}; = --crop-dpi for a fixed resolution)")
     p.add_argument("--source", choices=("auto", "pmc-cloud"), default="auto",
                    help="pmc-cloud: INPUT is a PMC cloud bucket or a local copy laid out like it")
     p.add_argument("--licence-group", action="append", choices=("oa_comm", "oa_noncomm", "oa_other"),

@@ -1,9 +1,10 @@
 """Write an extraction: one JSON per PDF (medfig or pdffigures2 schema) + one crop per figure.
 
 Crops are rendered with pypdfium2 from the page region (so vector art and PDF-text panel
-letters are in them). ``native=True`` renders each crop at the resolution of the largest
-embedded raster inside it (its source pixels per point), capped at ``MAX_NATIVE_DPI``,
-so a raster figure keeps its pixel count instead of being resampled down to ``dpi``.
+letters are in them). ``native=True`` (and ``medfig build`` always) renders each crop at the
+resolution of the sharpest embedded raster inside it (:func:`crop_dpi`: its source pixels
+per point, capped at ``MAX_NATIVE_DPI``, never below ``dpi``), so a raster figure keeps its
+pixel count instead of being resampled down to ``dpi``.
 Every crop is held to the pixel budget (:data:`medfig.images.MAX_IMAGE_PIXELS`): a box that
 would render larger (a poster page at 600 dpi) is rendered at the highest dpi that fits.
 """
@@ -14,7 +15,6 @@ import io
 import re
 from pathlib import Path
 
-import pdfplumber
 import pypdfium2 as pdfium
 
 from medfig.geometry import inside_fraction, rounded
@@ -30,17 +30,40 @@ def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "figure"
 
 
-def native_dpi(plumber_page, box) -> float | None:
-    """Pixels per inch of the sharpest embedded raster inside ``box`` (None: no raster)."""
+def raster_dpi(page, box_pt) -> float | None:
+    """Source pixels per inch of the sharpest embedded raster that lies mostly inside ``box_pt``.
+
+    ``page`` is an open pypdfium2 page; ``box_pt`` is in PDF points, origin top-left. The
+    density is read from each image object's own matrix (pixels over the length its axes
+    are drawn at), so rotated and sheared images count right. None: no raster in the box
+    (vector art, which has no native resolution)."""
+    import pypdfium2.raw as pdfium_c
+
+    page_height = page.get_height()
     best = None
-    for im in plumber_page.images:
-        w_pt = im["x1"] - im["x0"]
-        src = im.get("srcsize") or (0, 0)
-        if w_pt <= 0 or not src[0] or inside_fraction((im["x0"], im["top"], im["x1"], im["bottom"]), box) < 0.5:
+    for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=4):
+        left, bottom, right, top = image.get_bounds()
+        bounds = (left, page_height - top, right, page_height - bottom)
+        if inside_fraction(bounds, box_pt) < 0.5:
             continue
-        dpi = src[0] / w_pt * 72.0
+        width_px, height_px = image.get_px_size()
+        a, b, c, d = (image.get_matrix().get()[i] for i in range(4))
+        x_len, y_len = (a * a + b * b) ** 0.5, (c * c + d * d) ** 0.5  # points the image's axes span
+        if x_len < 1e-3 or y_len < 1e-3 or width_px < 1 or height_px < 1:
+            continue
+        dpi = max(width_px / x_len, height_px / y_len) * 72.0
         best = dpi if best is None else max(best, dpi)
-    return None if best is None else min(best, MAX_NATIVE_DPI)
+    return best
+
+
+def crop_dpi(page, box_pt, floor_dpi: float, max_dpi: float = MAX_NATIVE_DPI) -> float:
+    """The resolution a figure crop is rendered at: its rasters' own (capped at ``max_dpi``), at least ``floor_dpi``.
+
+    A photo embedded at 300 dpi keeps its pixels; vector art and low-resolution rasters
+    get ``floor_dpi``; the result is held to the pixel budget."""
+    native = raster_dpi(page, box_pt)
+    dpi = floor_dpi if native is None else max(floor_dpi, min(native, max_dpi))
+    return budget_dpi(box_pt, dpi)
 
 
 def budget_dpi(box_pt, dpi: float) -> float:
@@ -76,14 +99,10 @@ def write_crops(pdf_bytes: bytes, result: PdfExtraction, out_dir: Path, stem: st
     if not result.figures:
         return
     doc = pdfium.PdfDocument(pdf_bytes)
-    plumber = pdfplumber.open(io.BytesIO(pdf_bytes)) if native else None
     try:
         for fig in result.figures:
             page = doc[fig.page]
-            use_dpi = dpi
-            if native and plumber is not None:
-                use_dpi = native_dpi(plumber.pages[fig.page], fig.box_pt) or dpi
-            use_dpi = budget_dpi(fig.box_pt, use_dpi)
+            use_dpi = crop_dpi(page, fig.box_pt, dpi) if native else budget_dpi(fig.box_pt, dpi)
             png, width, height = render_box_png(page, fig.box_pt, use_dpi, fig.reading_turn_deg)
             page.close()
             name = f"{stem}-{_slug(fig.name)}.png"
@@ -92,8 +111,6 @@ def write_crops(pdf_bytes: bytes, result: PdfExtraction, out_dir: Path, stem: st
             fig.image_size_px = (width, height)
             fig.render_dpi = round(use_dpi, 2)
     finally:
-        if plumber is not None:
-            plumber.close()
         doc.close()
 
 

@@ -238,7 +238,7 @@ class LocateInPdf(ArticleStep):
                 and work.config.pdf_figures)
 
     def run(self, work: ArticleWork) -> None:
-        from medfig.pdf.locate import locate
+        from medfig.pdf.locate import locate, unlocated_reason
 
         work.pdf_where = f"{work.package.source.container}:{work.package.pdf_name}"
         try:
@@ -247,7 +247,8 @@ class LocateInPdf(ArticleStep):
             work.error("pdf", str(exc), work.pdf_where)
             return
         rows = work.result.figure_rows
-        work.located, problem = locate(work.pdf, {row["figure_id"]: row["label"] for row in rows}, work.pdf_where)
+        work.located, problem = locate(work.pdf, {row["figure_id"]: row["label"] for row in rows}, work.pdf_where,
+                                       captions={row["figure_id"]: row["caption"] for row in rows})
         if problem:
             work.error("pdf", problem, work.pdf_where)
         for row in rows:
@@ -255,11 +256,13 @@ class LocateInPdf(ArticleStep):
             if found is not None:
                 row.update(pdf_page=found.page, pdf_box=[round(v, 2) for v in found.box_pt])
             elif row["image_status"] == "missing":
-                row["image_error"] += "; not located in the PDF" if not problem else "; the PDF is unreadable"
+                reason = "the PDF is unreadable" if problem else unlocated_reason(work.pdf, row["label"], row["caption"])
+                row["image_error"] += f"; {reason}"
 
 
 class CropFromPdf(ArticleStep):
-    """Figures the package has no file for: their located box rendered at ``crop_dpi`` as the image."""
+    """Figures the package has no file for: their located box rendered as the image, at the
+    resolution of the rasters inside it (``crop_dpi`` .. ``max_crop_dpi``, see ``medfig.pdf.output.crop_dpi``)."""
 
     name = "crop"
 
@@ -269,11 +272,12 @@ class CropFromPdf(ArticleStep):
     def run(self, work: ArticleWork) -> None:
         import pypdfium2 as pdfium
 
-        from medfig.pdf.output import render_box_png
+        from medfig.pdf.output import crop_dpi, render_box_png
 
         stems = image_stems(row["figure_id"] for row in work.result.figure_rows)
         wanted = [(row, stem) for row, stem in zip(work.result.figure_rows, stems)
-                  if row["image_status"] in ("missing", "no_graphic") and row["figure_id"] in work.located]
+                  # "error": the package's file is unreadable (a broken TIFF); the printed figure stands in for it
+                  if row["image_status"] in ("missing", "no_graphic", "error") and row["figure_id"] in work.located]
         if not wanted:
             return
         doc = pdfium.PdfDocument(work.pdf)
@@ -282,7 +286,8 @@ class CropFromPdf(ArticleStep):
                 found = work.located[row["figure_id"]]
                 try:
                     page = doc[found.page]
-                    png, width, height = render_box_png(page, found.box_pt, work.config.crop_dpi, found.reading_turn_deg)
+                    dpi = crop_dpi(page, found.box_pt, work.config.crop_dpi, work.config.max_crop_dpi)
+                    png, width, height = render_box_png(page, found.box_pt, dpi, found.reading_turn_deg)
                     page.close()
                     if width < 1 or height < 1:
                         raise ValueError(f"empty crop box {found.box_pt}")
@@ -296,7 +301,9 @@ class CropFromPdf(ArticleStep):
                 row.update(
                     image_path=path.relative_to(work.folder.root).as_posix(), image_format="PNG",
                     source_image_format="PDF", width=width, height=height, sha256=hashlib.sha256(png).hexdigest(),
-                    image_status="ok", image_error=None, image_source="pdf", pdf_page=found.page,
+                    image_status="ok", image_source="pdf", pdf_page=found.page,
+                    image_error=(f"{row['image_error']}; cropped from the PDF instead"
+                                 if row["image_status"] == "error" else None),
                     pdf_box=[round(v, 2) for v in found.box_pt],
                 )
         finally:

@@ -32,11 +32,17 @@ class BuildConfig:
     # locate every figure in the article's PDF (pdf_page, pdf_box); crop those the package has no file for
     pdf_figures: bool = True
     subfigures: bool = True  # split compound figures into panels with subcaptions (subfigures.parquet)
-    crop_dpi: float = 150.0  # resolution of figures cropped from PDFs (pixels per inch)
+    # figures cropped from PDFs are rendered at their embedded rasters' own resolution (pixels per
+    # inch), never below crop_dpi (vector art has no resolution of its own) nor above max_crop_dpi
+    crop_dpi: float = 150.0
+    max_crop_dpi: float = 600.0
 
     def __post_init__(self) -> None:
         if not 36 <= self.crop_dpi <= 600:
             raise MedfigError(f"crop resolution {self.crop_dpi} dpi is outside 36-600")
+        if not self.crop_dpi <= self.max_crop_dpi <= 1200:
+            raise MedfigError(f"maximum crop resolution {self.max_crop_dpi} dpi is outside {self.crop_dpi:g}-1200 "
+                              f"(at least the crop resolution)")
 
     @classmethod
     def from_environment(cls, **overrides) -> BuildConfig:
