@@ -55,6 +55,16 @@ def test_card_loads_with_huggingface_hub_and_has_the_hub_keys(exported):
         assert meta.get(key), key
     assert meta["pretty_name"] == "Hindawi case report figures"
     assert meta["size_categories"] == ["n<1K"] and "image-to-text" in meta["task_categories"]
+    # the values the datasets library validates cards against, from its own resources
+    import datasets
+
+    resources = Path(datasets.__file__).parent / "utils" / "resources"
+    assert set(meta["size_categories"]) <= set(json.loads((resources / "size_categories.json").read_text()))
+    assert set(meta["annotations_creators"]) <= set(json.loads((resources / "creators.json").read_text())["annotations"])
+    assert set(meta["language"]) <= set(json.loads((resources / "languages.json").read_text()))
+    from datasets.utils.metadata import MetadataConfigs
+
+    assert set(MetadataConfigs.from_dataset_card_data(card.data)) == {"figures", "panels"}  # data_files valid
     configs = {c["config_name"]: c for c in meta["configs"]}
     assert set(configs) == {"figures", "panels"} and configs["figures"].get("default") is True
     for name, folder in (("figures", "data"), ("panels", "panels")):
@@ -109,6 +119,9 @@ def test_a_release_of_mixed_or_unversioned_licences_links_its_licence_table(expo
     out, _ = exported
     meta = DatasetCard.load(out / "README.md").data.to_dict()
     assert meta["license"] == "other" and meta["license_link"] == "LICENSE.md"
+    from medfig.export.hub_card import size_category
+
+    assert [size_category(n) for n in (999, 1000, 28_000_000, 10**12)] == ["n<1K", "1K<n<10K", "10M<n<100M", "n>1T"]
     table = (out / "LICENSE.md").read_text()
     assert "| CC-BY | - (other: version or family not on the Hub) | 5 | https://creativecommons.org/licenses/by/ |" in table
 

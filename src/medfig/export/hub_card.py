@@ -45,8 +45,10 @@ HUB_LICENCES = frozenset({
     "cc-by-nc-sa-2.0", "cc-by-nc-sa-3.0", "cc-by-nc-sa-4.0",
 })
 TASK_CATEGORIES = ["image-to-text", "text-to-image", "zero-shot-image-classification"]
-SIZE_CATEGORIES = [(1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
-                   (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M")]
+# The Hub's size categories (datasets/utils/resources/size_categories.json), by upper bound.
+SIZE_CATEGORIES = [(10**3, "n<1K"), (10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"),
+                   (10**7, "1M<n<10M"), (10**8, "10M<n<100M"), (10**9, "100M<n<1B"), (10**10, "1B<n<10B"),
+                   (10**11, "10B<n<100B"), (10**12, "100B<n<1T")]
 LICENCE_FILE = "LICENSE.md"
 _URL_VERSION = re.compile(r"creativecommons\.org/(?:licenses/[a-z-]+|publicdomain/zero)/(\d\.\d)")
 
@@ -105,7 +107,7 @@ def size_category(n: int) -> str:
     for limit, name in SIZE_CATEGORIES:
         if n < limit:
             return name
-    return "n>100M"
+    return "n>1T"
 
 
 def release_fingerprint(release: Release) -> str:
