@@ -74,12 +74,15 @@ def test_card_loads_with_huggingface_hub_and_has_the_hub_keys(exported):
     assert "## Licences" in card.text and "## How it was built" in card.text and "@inproceedings{subramanian-2020-medicat" in card.text
 
 
-def test_load_dataset_reads_both_configurations_named_by_the_card(exported):
+def test_load_dataset_reads_both_configurations_named_by_the_card(exported, tmp_path):
     import datasets
 
     out, counts = exported
-    figures = datasets.load_dataset(str(out))
-    panels = datasets.load_dataset(str(out), "panels")
+    # a private cache: datasets keys its cache on the folder name and file patterns, so a shared
+    # cache can hand back an earlier run's rows for a folder of the same name
+    cache = str(tmp_path / "hf-cache")
+    figures = datasets.load_dataset(str(out), cache_dir=cache)
+    panels = datasets.load_dataset(str(out), "panels", cache_dir=cache)
     assert figures["train"].num_rows == counts["train"] == 5
     assert panels["train"].num_rows == counts["panels"] == 5  # fig1: 2 radiographs, fig2: 3 CT panels
     assert {row["parent_id"] for row in panels["train"]} <= set(figures["train"]["id"])

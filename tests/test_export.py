@@ -96,7 +96,7 @@ def test_hf_parquet_loads_with_datasets_and_decodes_images(release, tmp_path):
 
     counts = export_hf(load_release(release), tmp_path)
     counts.pop("panels")
-    ds = datasets.load_dataset(str(tmp_path))  # the folder's README.md names the configs and files
+    ds = datasets.load_dataset(str(tmp_path), cache_dir=str(tmp_path / ".hf-cache"))  # the folder's README.md names the configs and files
     assert {k: ds[k].num_rows for k in ds} == counts and sum(counts.values()) == N_FIGURES
     first = ds[next(iter(ds))][0]
     assert first["image"].size[0] > 0 and first["caption"] and first["license"].startswith("CC")

@@ -111,10 +111,10 @@ def test_hf_panels_config_round_trips(built_and_release, gold, tmp_path):
 
     counts = export_hf(load_release(built_and_release[1]), tmp_path)
     assert counts["panels"] == N_PANELS
-    panels = datasets.load_dataset(str(tmp_path), "panels")
+    panels = datasets.load_dataset(str(tmp_path), "panels", cache_dir=str(tmp_path / ".hf-cache"))
     rows = [row for split in panels for row in panels[split]]
     assert len(rows) == N_PANELS
-    figures = datasets.load_dataset(str(tmp_path))
+    figures = datasets.load_dataset(str(tmp_path), cache_dir=str(tmp_path / ".hf-cache"))
     figure_ids = {row["id"] for split in figures for row in figures[split]}
     for row in rows:
         expected = gold[(row["article_key"], row["figure_id"])][row["panel_index"] - 1]
@@ -148,12 +148,15 @@ def test_webdataset_panel_shards_round_trip(built_and_release, gold, tmp_path):
     assert seen == N_PANELS
 
 
-def test_rocov2_panels_replace_compound_figures_with_their_radiology_panels(built_and_release, gold, tmp_path):
+def test_rocov2_panels_replace_compound_figures_with_their_radiology_panels(built_and_release, gold, tmp_path, capsys):
     from medfig.export.rocov2 import export_rocov2
 
     release = load_release(built_and_release[1])
     plain = export_rocov2(release, tmp_path / "plain")
-    counts = export_rocov2(release, tmp_path / "panels", panels=True)
+    assert cli_main(["export", "rocov2", str(built_and_release[1]), str(tmp_path / "panels"), "--panels", "-q"]) == 0
+    summary = capsys.readouterr().out
+    counts = {k: int(v) for k, v in re.findall(r"([\w:]+) (\d+)", summary.split(":", 1)[1])}
+    assert counts["panels_skipped:not_single_modality_radiology"] == 6  # 2 photographs + 4 histology panels
     n_figures = sum(plain[s] for s in ("train", "valid", "test"))
     n_compound = len(gold)
     kept = sum(RADIOLOGY_PANELS.values())

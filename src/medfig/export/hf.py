@@ -124,6 +124,17 @@ def _panel_row(release: Release, rec: dict, index: int, panel: dict) -> dict:
     }
 
 
+def _remove_stale_splits(out: Path, counts: dict[str, int], panel_counts: dict[str, int]) -> None:
+    """Drop split files a previous export into ``out`` wrote and this one did not (a re-curated
+    release with an empty test split): the card would not name them, but a plain
+    ``load_dataset("parquet", data_dir=OUT)`` would still read them."""
+    for folder, written in ((FIGURES_DIR, counts), (PANELS_DIR, panel_counts)):
+        for split in SPLITS:
+            stale = out / folder / f"{split}-00000-of-00001.parquet"
+            if split not in written and stale.is_file():
+                stale.unlink()
+
+
 def export_hf(release: Release, out: str | Path, *, card: bool = True, pretty_name: str | None = None,
               command: str | None = None) -> dict[str, int]:
     """Write both configurations (and ``README.md`` unless ``card`` is False). Returns figures per
@@ -153,6 +164,7 @@ def export_hf(release: Release, out: str | Path, *, card: bool = True, pretty_na
             atomic_write_parquet(out / PANELS_DIR / f"{split}-00000-of-00001.parquet",
                                  pa.Table.from_pylist(panel_rows, schema=panel_schema))
             panel_counts[split] = len(panel_rows)
+    _remove_stale_splits(out, counts, panel_counts)
     if card:
         from medfig.export.hub_card import write_hub_card
 
