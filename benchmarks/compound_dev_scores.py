@@ -105,7 +105,8 @@ def reliability_table(pairs: list[tuple[float, bool]]) -> str:
     return format_table(["confidence", "panels", "share right"], rows, align="lrr")
 
 
-def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = None) -> int:
+def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = None,
+            development_only: bool = False) -> int:
     from tqdm import tqdm
 
     from medfig.compound import analyze_compound, warm_up
@@ -113,6 +114,8 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
     figures = json.loads(gold_path.read_text())["figures"]
     if reliability:
         figures = [f for f in figures if f["publisher"] in HELDOUT]
+    if development_only:
+        figures = [f for f in figures if f["publisher"] not in HELDOUT]
     warm_up()
     preds, gold_preds, t0 = {}, {}, time.perf_counter()
     for fig in tqdm(figures, desc="figures", unit="fig"):
@@ -133,5 +136,6 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
     held = [f for f in figures if f["publisher"] in HELDOUT]
     print(f"\npmc_dev_corpus gold: {len(figures)} figures in {time.perf_counter() - t0:.0f} s")
     print(_block("DEVELOPMENT publishers", dev, preds, gold_preds))
-    print(_block("HELD-OUT publishers (" + ", ".join(HELDOUT) + ")", held, preds, gold_preds))
+    if held:
+        print(_block("HELD-OUT publishers (" + ", ".join(HELDOUT) + ")", held, preds, gold_preds))
     return 0

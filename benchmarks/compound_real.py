@@ -59,6 +59,8 @@ def main() -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", default="test", choices=("test", "tune", "all", "fresh", "heldout2", "dev"))
+    ap.add_argument("--development-only", action="store_true",
+                    help="with --split dev: score the development publishers only (while developing)")
     ap.add_argument("--reliability", action="store_true",
                     help="with --split dev: reliability table of panel confidence on the held-out publishers")
     ap.add_argument("--gold", help="gold JSON (default: real_gold.json, or fresh_gold.json for --split fresh)")
@@ -67,7 +69,8 @@ def main() -> int:
     if args.split == "dev" or args.reliability:
         from compound_dev_scores import run_dev
 
-        return run_dev(Path(args.gold) if args.gold else DEV_GOLD, reliability=args.reliability, dump=args.dump)
+        return run_dev(Path(args.gold) if args.gold else DEV_GOLD, reliability=args.reliability, dump=args.dump,
+                       development_only=args.development_only)
     gold = Path(args.gold) if args.gold else {"fresh": FRESH_GOLD, "heldout2": HELDOUT2_GOLD}.get(args.split, GOLD)
     figures = json.loads(gold.read_text())["figures"]
     if args.split != "all":

@@ -22,6 +22,7 @@ from PIL import Image
 from medfig.compound.align import heuristic_alignment, label_alignment
 from medfig.compound.partition import anchor_panels_on_letters
 from medfig.compound.pieces import merge_unlettered_panels
+from medfig.compound.subcaption_fill import subcaptions_for
 from medfig.geometry import PixelBox, area
 from medfig.images import check_pixels, open_image
 from medfig.records import InlineRef, Subfigure
@@ -119,12 +120,15 @@ def analyze_compound(
             if not compound:
                 return CompoundResult(False, [], layout, ocr, parsed)
         labels, read = label_alignment(panels, ocr, parsed)
+        # no panel of a figure whose caption describes its panels stays without a subcaption
+        labels, subs = subcaptions_for(panels, labels, parsed)
     else:
         labels, read = heuristic_alignment(panels, parsed), {}
+        subs = [parsed.get(label) if label else None for label in labels]
     subfigures = []
     for i, box in enumerate(panels):
         label = labels[i]
-        sub = parsed.get(label) if label else None
+        sub = subs[i]
         read_label = read.get(i)
         subfigures.append(
             Subfigure(

@@ -18,6 +18,15 @@ _L = r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])"  # a one-letter word
 _LIST_SEP = rf"\s*(?:[,;&/]|and|or|[{_DASH}]|to)\s*"
 # "(a)", "(a, b)", "(A–C)", "(a and c)", "[b]"
 BRACKETED = re.compile(rf"[\(\[]\s*({_L}(?:{_LIST_SEP}{_L})*)\s*[\)\]]")
+# "(a, blue)", "(b, orange)": a panel letter with a note, inside the description
+_BRACKETED_NOTE = re.compile(rf"[\(\[]\s*({_L})\s*,\s*[a-z][^()\[\]\d]{{0,30}}[\)\]]")
+# a lower-case letter standing alone inside the text ("with a diesel oil and b waste engine
+# oil", "images a, signals b, and sequences c"; Springer/BMC inline style)
+_INLINE_LETTER = re.compile(r"(?<![\w.\-\u2013(\[/])([a-z])(?![\w\-\u2013)\]/]|\.\w)")
+# an inline letter after "a" sits in a list: after "and" / "," / ";" (it opens its words) or
+# before "," / "." / ";" (it closes them); "a test of b vitamins" is no panel list
+_LIST_BEFORE = re.compile(r"(?:,|;|\band|\bor)\s*$")
+_LIST_AFTER = re.compile(r"\s*(?:[,.;)]|$)")
 # "a)" at a clause start (not "(a)")
 _HALF_BRACKET = re.compile(rf"(?<![\(\w])({_L})\)")
 # "a, b Schematic", "c–e SEM", "A: ...", "B. ..." at a clause start
@@ -113,6 +122,10 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
             continue
         markers.append(Marker(labels, m.start(), m.end(), "bracketed"))
         taken.append((m.start(), m.end()))
+    for m in _BRACKETED_NOTE.finditer(caption, body_start):
+        if free(m.start(), m.end()):
+            markers.append(Marker([m[1].lower()], m.start(), m.end(), "bracketed"))
+            taken.append((m.start(), m.end()))
     for m in _POSITION.finditer(caption, body_start):
         text = (m[1] or m[2] or "").lower()
         parts = re.split(r"[\s-]+", text)
@@ -152,6 +165,10 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         markers = [m for m in markers if m.kind != "leading"]
     bare = [m for m in markers if m.kind == "leading"]
     bracketed = [m for m in markers if m.kind in ("bracketed", "half")]
+    if bare and bracketed and min(l for m in bracketed for l in m.labels) > "b":
+        # a stray "[E]" ("DA[E]: Deep Autoencoder") starts no panel run: it does not outvote a, b
+        markers = [m for m in markers if m.kind not in ("bracketed", "half")]
+        bracketed = []
     if bare and bracketed:
         bare_upper = sum(caption[m.start].isupper() for m in bare) > len(bare) / 2
         br_upper = sum(caption[m.start + 1].isupper() for m in bracketed) > len(bracketed) / 2
@@ -166,7 +183,33 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         if SCALE.search(caption, a, b) and re.match(r"\s*(?:scale|bars?|original)", caption[a:b], re.IGNORECASE):
             markers = [m for m in markers if not a <= m.start < b]
     markers.sort(key=lambda m: m.start)
+    if not any(m.kind != "position" for m in markers):
+        markers = sorted(markers + _inline_letters(caption, body_start), key=lambda m: m.start)
     return _plausible(_group(caption, markers))
+
+
+def _inline_letters(caption: str, body_start: int) -> list[Marker]:
+    """Bare lower-case panel letters inside the text, used only when the caption has no
+    other letter marker: the letters b, c, ... must each stand alone exactly once and run
+    in order; "a" (also the article) is the last standing "a" before "b"."""
+    found: dict[str, list[int]] = {}
+    for m in _INLINE_LETTER.finditer(caption, body_start):
+        found.setdefault(m[1], []).append(m.start())
+    run: list[tuple[str, int]] = []
+    letter = "b"
+    while letter in found and len(found[letter]) == 1 and (not run or found[letter][0] > run[-1][1]):
+        pos = found[letter][0]
+        if not (_LIST_BEFORE.search(caption, 0, pos) or _LIST_AFTER.match(caption, pos + 1)):
+            break
+        run.append((letter, pos))
+        letter = chr(ord(letter) + 1)
+    if not run:
+        return []
+    articles = [p for p in found.get("a", []) if p < run[0][1]]
+    if not articles:
+        return []
+    run.insert(0, ("a", articles[-1]))
+    return [Marker([l], p, p + 1, "inline") for l, p in run]
 
 
 _GROUP_GLUE = re.compile(rf"[{_DASH}\s,;&()\[\]]*(?:(?:and|or|to)[\s()\[\]]*)?[{_DASH}\s()\[\]]*")

@@ -1,0 +1,139 @@
+"""Every panel of a compound figure whose caption describes its panels gets a subcaption.
+
+:func:`medfig.compound.align.label_alignment` gives a panel the subcaption of its letter.
+Three cases leave panels empty, and each is closed here, from the caption's own evidence:
+
+- more panels than caption letters (numbered sub-panels a1/a2/b1, a letter spanning a row
+  of tiles): a panel without a letter takes the subcaption of the panel before it in
+  reading order (a2 follows a1), or after it for the first panel (MedICaT's heuristic
+  gives extra boxes the last subcaption; a neighbour is nearer in meaning);
+- no panel markers at all, but the caption lists one item per panel ("typical habitats:
+  wetlands, dry grassland, oak woods and farmland"): MedICaT's order heuristic, panels in
+  reading order take the enumerated items in order (:func:`enumerated_parts`);
+- a trailing inline letter ("types of data—images a, signals b") whose parsed text is the
+  whole clause before it: cut back to the phrase the letter closes (:func:`trim_inline`).
+
+Offsets are character offsets into the caption as given.
+"""
+
+from __future__ import annotations
+
+import re
+
+from medfig.compound.align import reading_order
+from medfig.geometry import PixelBox
+from medfig.text.panel_markers import sentence_spans
+from medfig.text.subcaptions import ParsedCaption, Subcaption
+
+# list separators: ", ", "; ", " and ", ", and ", " or "
+_ITEM_SEP = re.compile(r"\s*(?:;|,\s*(?:and|or)\b|,|\band\b|\bor\b)\s*")
+# a list starts after a colon or a dash that introduces it, else at the sentence start
+_LIST_INTRO = re.compile(r"[:\u2014\u2013]\s*")
+# where the short phrase an inline letter opens ends
+_PHRASE_END = re.compile(r"[,;:(]|\s(?:and|or|with|using|for|whereas|while)\s", re.IGNORECASE)
+_PHRASE_CUT = re.compile(r"(?:[,;:(\u2014\u2013]|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
+
+
+def _strip(caption: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and not caption[a].isalnum():
+        a += 1
+    while b > a and not (caption[b - 1].isalnum() or caption[b - 1] in ")]%"):
+        b -= 1
+    return a, b
+
+
+def enumerated_parts(caption: str, n: int, body_start: int = 0) -> list[tuple[int, int]] | None:
+    """Spans of the ``n`` items of the first list in the caption that has exactly ``n``
+    items ("wetlands, dry grassland, oak woods and farmland"), or None. A list is the
+    part of a sentence after its introducing colon or dash (or the whole sentence),
+    split at commas, semicolons and and/or; items must be short (at most 8 words), not bare numbers, and the list introduced
+    (colon, dash) or closed by and/or, so
+    that ordinary prose with commas is not taken for a list."""
+    if n < 2:
+        return None
+    for a, b in sentence_spans(caption, body_start):
+        intro = _LIST_INTRO.search(caption, a, b)
+        start = intro.end() if intro else a
+        text = caption[start:b].rstrip(". ")
+        cuts = [m.span() for m in _ITEM_SEP.finditer(text)]
+        items: list[tuple[int, int]] = []
+        pos = 0
+        for s, e in cuts + [(len(text), len(text))]:
+            items.append(_strip(caption, start + pos, start + s))
+            pos = e
+        items = [(x, y) for x, y in items if y > x]
+        listed = intro is not None or re.search(r"\b(?:and|or)\b", text) is not None
+        if (len(items) == n and listed and all(len(caption[x:y].split()) <= 8 for x, y in items)
+                and not any(re.fullmatch(r"[\d.\s%]+\w{0,3}", caption[x:y]) for x, y in items)):
+            return items
+    return None
+
+
+def trim_inline(caption: str, sub: Subcaption, marker_start: int, marker_end: int, leading: bool) -> None:
+    """An inline letter marks a short phrase: a trailing one closes it (keep the words after
+    the last phrase boundary before it: "... types of data—images a" -> "images"), a
+    leading one opens it (keep the words up to the next boundary: "b waste engine oil with
+    or without ..." -> "waste engine oil")."""
+    keep = []
+    for a, b in sub.spans:
+        if not leading and marker_start - 2 <= b <= marker_start and b > a:
+            cuts = list(_PHRASE_CUT.finditer(caption, a, b))
+            if cuts:
+                a = _strip(caption, cuts[-1].end(), b)[0]
+        elif leading and marker_end <= a <= marker_end + 2 and b > a:
+            cut = _PHRASE_END.search(caption, a, b)
+            if cut:
+                b = _strip(caption, a, cut.start())[1]
+        keep.append((a, b))
+    sub.spans = keep
+    sub.text = " ".join(caption[a:b] for a, b in keep)
+
+
+def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption) -> list[str | None]:
+    """Panels without a caption label take their reading-order neighbour's (a2 after a1)."""
+    if not parsed.subcaptions or all(l is None for l in labels):
+        return labels
+    order = reading_order(boxes)
+    out = list(labels)
+    for rank, i in enumerate(order):
+        if out[i] is not None:
+            continue
+        before = [out[j] for j in order[:rank] if out[j] is not None]
+        after = [labels[j] for j in order[rank + 1 :] if labels[j] is not None]
+        out[i] = before[-1] if before else (after[0] if after else None)
+    return out
+
+
+def subcaptions_for(
+    boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption
+) -> tuple[list[str | None], list[Subcaption | None]]:
+    """(label, subcaption) of every panel, no panel left empty when the caption describes
+    its panels (see module doc). A panel that takes its neighbour's subcaption keeps its
+    own label (None): no letter was read for it or named by the caption."""
+    caption = parsed.caption
+    if parsed.subcaptions:
+        for mk in parsed.markers:
+            if mk.kind == "inline":
+                for label in mk.labels:
+                    sub = parsed.get(label)
+                    if sub is not None:
+                        trim_inline(caption, sub, mk.start, mk.end, mk.leading)
+        # a panel given its neighbour's text keeps no letter of its own (none was read or named)
+        filled = fill_labels(boxes, labels, parsed)
+        return labels, [parsed.get(l) if l else None for l in filled]
+    parts = enumerated_parts(caption, len(boxes), _body_start(caption))
+    if parts is None:
+        return labels, [None] * len(boxes)
+    subs: list[Subcaption | None] = [None] * len(boxes)
+    for rank, i in enumerate(reading_order(boxes)):
+        a, b = parts[rank]
+        subs[i] = Subcaption(label=labels[i] or "", spans=[(a, b)], text=caption[a:b])
+    return labels, subs
+
+
+_PREFIX = re.compile(r"^\s*(?:Supplementary\s+)?(?:Figure|Fig\.?|FIGURE)\s*S?\d+[A-Za-z]?\s*[.:|]?\s*")
+
+
+def _body_start(caption: str) -> int:
+    m = _PREFIX.match(caption)
+    return m.end() if m else 0
