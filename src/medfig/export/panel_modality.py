@@ -10,27 +10,33 @@ its modality, decided from the dataset's own text, is one of ROCO's seven radiol
    caption's clauses (split at sentence and clause marks and "and") name one modality only.
    "CT (a) and MRI (b)" with unreadable subcaptions is ambiguous, so neither panel qualifies.
 
-Modality is read by the shared caption function (``medfig.text.modality`` once it exists,
-``medfig.concepts.manual.modality_from_caption`` until then); its class names are compared
-lower-cased without punctuation, so "X-ray", "xray" and "XRAY" are one class.
+Modality is read by the shared caption function (``medfig.text.modality.modality_key`` once it
+exists, ``medfig.concepts.manual.modality_from_caption`` until then). The shared function also
+names non-radiology classes (histology, photograph ...), so a figure mixing a CT panel with a
+histology panel counts as mixed. Class names are compared lower-cased without punctuation, so
+"X-ray", "xray" and "XRAY" are one class, and "PET/CT" is ``combined``.
 """
 
 from __future__ import annotations
 
 import re
 
-try:  # the shared modality function is moving to medfig.text.modality
-    from medfig.text.modality import modality_from_caption  # type: ignore[import-not-found]
-except ImportError:
+try:  # the one shared modality function (issue 17); its keys are MODALITY_CUI's and include non-radiology classes
+    from medfig.text.modality import modality_key as modality_from_caption
+except ImportError:  # before it lands: the concepts' caption rules (radiology classes only)
     from medfig.concepts.manual import modality_from_caption
 
 RADIOLOGY = frozenset({"angiography", "ct", "mri", "pet", "ultrasound", "xray", "combined"})
+_ALIASES = {"petct": "combined", "spectct": "combined", "petmri": "combined"}  # display names of "combined"
 _CLAUSE = re.compile(r"[.;:,()]|\band\b|\bwhile\b|\bwhereas\b", re.IGNORECASE)
 
 
 def normalise(modality: str | None) -> str | None:
-    """``X-ray`` / ``XRAY`` / ``xray`` -> ``xray``; None stays None."""
-    return re.sub(r"[^a-z0-9]", "", modality.lower()) or None if modality else None
+    """``X-ray`` / ``XRAY`` / ``xray`` -> ``xray``; ``PET/CT`` -> ``combined``; None stays None."""
+    if not modality:
+        return None
+    key = re.sub(r"[^a-z0-9]", "", modality.lower())
+    return _ALIASES.get(key, key) or None
 
 
 def caption_modalities(caption: str | None) -> set[str]:
