@@ -53,11 +53,11 @@ import re
 from pathlib import Path
 
 from medfig.curate.licence import licence_family
+from medfig.export.panel_modality import RADIOLOGY, normalise
 from medfig.export.release import Release
 from medfig.images import open_image
 from medfig.io import atomic_write_bytes
 
-RADIOLOGY = {"angiography", "ct", "mri", "pet", "ultrasound", "xray", "combined"}
 
 
 def fig_key(rec: dict) -> str:
@@ -90,7 +90,7 @@ def medicat_record(rec: dict, article: dict) -> dict:
     label = rec.get("label")
     s2_caption = f"{label}. {caption}" if label else caption
     refs = unique_sentences(r.get("sentence") for r in rec.get("inline_refs") or [])
-    radiology = (rec.get("modality") or "") in RADIOLOGY
+    radiology = normalise(rec.get("modality")) in RADIOLOGY  # "xray", "X-ray" and "XRAY" alike
     family = licence_family(rec.get("licence_effective") or rec.get("licence_spdx"))
     doi = rec.get("doi")
     return {
