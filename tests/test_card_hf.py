@@ -71,6 +71,7 @@ def test_card_loads_with_huggingface_hub_and_has_the_hub_keys(exported):
         for entry in configs[name]["data_files"]:
             files = glob.glob(str(out / entry["path"]))
             assert files and all(Path(f).parent.name == folder for f in files), entry
+    assert '; build settings: `{"crop_dpi": ' in card.text and '"medfig": "' in card.text  # from the build's runs/
     assert "## Licences" in card.text and "## How it was built" in card.text and "@inproceedings{subramanian-2020-medicat" in card.text
 
 

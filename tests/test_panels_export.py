@@ -186,6 +186,13 @@ def test_rocov2_panels_replace_compound_figures_with_their_radiology_panels(buil
         assert sum(row["Attribution"].startswith("Panel ") for row in csv.DictReader(f)) == kept
 
 
+def test_card_counts_compound_figures_and_panels(built_and_release, gold, tmp_path):
+    from medfig.export.card import write_card
+
+    text = write_card(load_release(built_and_release[1]), tmp_path, histograms=False).read_text()
+    assert f"| compound figures / their panels | {len(gold)} / {N_PANELS} |" in text
+
+
 def test_export_says_when_panels_cannot_be_found(built_and_release, tmp_path, capsys):
     release = tmp_path / "moved"
     shutil.copytree(built_and_release[1], release)

@@ -32,6 +32,7 @@ from pathlib import Path
 import yaml
 
 from medfig.curate.licence import licence_family, licence_url_for
+from medfig.dataset import DatasetFolder
 from medfig.export.card import release_stats, statistics_lines, warning_lines
 from medfig.export.release import Release
 from medfig.export.rocov2 import _concept_names
@@ -120,6 +121,21 @@ def release_fingerprint(release: Release) -> str:
     return digest.hexdigest()
 
 
+def build_config(release: Release) -> dict | None:
+    """The build settings (medfig, schema and model-package versions, crop dpi ...) of the dataset's
+    latest run, from its ``runs/*.json``; None when the dataset folder or its runs are gone."""
+    dataset = release.summary.get("dataset")
+    runs = sorted(DatasetFolder(dataset).runs_dir.glob("*.json")) if dataset else []
+    for run in reversed(runs):
+        try:
+            config = json.loads(run.read_text()).get("config")
+        except (OSError, ValueError):
+            continue
+        if config:
+            return config
+    return None
+
+
 def known_limits() -> list[dict]:
     text = resources.files("medfig.export").joinpath("data/known_limits.json").read_text(encoding="utf-8")
     return json.loads(text)["limits"]
@@ -198,7 +214,7 @@ def card_text(release: Release, counts: dict[str, int], panel_counts: dict[str, 
         "## How it was built", "",
         f"- medfig {version}; release fingerprint `{release_fingerprint(release)}` (SHA-256 of figure keys, "
         "image hashes and captions)",
-        f"- built dataset: `{release.summary.get('dataset', '?')}`",
+        f"- built dataset: `{release.summary.get('dataset', '?')}`; build settings: `{json.dumps(build_config(release), sort_keys=True)}`",
         f"- `medfig curate` options: `{json.dumps(options, sort_keys=True)}`",
         f"- exported with `{command or 'medfig export hf RELEASE OUT'}`", "",
         *warning_lines(release.summary), "",
