@@ -170,9 +170,11 @@ def test_cli_json_contract_and_preview(tmp_path, capsys):
     preview = tmp_path / "prev.png"
     assert main(["compound", str(FOUR_MRI), "--caption", FOUR_MRI_CAPTION, "--json", "--preview", str(preview)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"compound", "subfigures"} and out["compound"] is True
+    assert set(out) == {"compound", "confidence", "subfigures"} and out["compound"] is True
     assert sorted(s["label"] for s in out["subfigures"]) == ["a", "b", "c", "d"]
-    assert all(set(s) == {"label", "box", "score", "subcaption"} for s in out["subfigures"])
+    assert all(set(s) == {"label", "box", "score", "confidence", "subcaption"} for s in out["subfigures"])
+    # calibrated probabilities from the shipped model (medfig.compound.confidence)
+    assert all(0.0 < s["confidence"] < 1.0 for s in out["subfigures"]) and 0.0 < out["confidence"] < 1.0
     assert all(len(s["box"]) == 4 and 0 < s["score"] <= 1 for s in out["subfigures"])
     img = Image.open(preview)
     assert img.width == 650 and img.height > 670  # the figure plus a legend

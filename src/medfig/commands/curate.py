@@ -22,6 +22,7 @@ def run(args: argparse.Namespace) -> int:
         min_concept_frequency=args.min_concept_frequency, splits=fractions, seed=args.seed,
         min_split_figures=args.min_split_figures,
         workers=args.workers, executor=args.executor, ray_address=args.ray_address,
+        min_panel_confidence=args.min_panel_confidence,
     )
     if not Path(args.dataset).is_dir():
         print(f"medfig curate: dataset folder not found: {args.dataset}", file=sys.stderr)
@@ -77,5 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="local processes (default) or a Ray cluster; group steps (duplicates, concepts, splits) "
                         "reduce in this process")
     p.add_argument("--ray-address", default=None, help="Ray cluster to join (default starts a local Ray)")
+    p.add_argument("--min-panel-confidence", type=_args.fraction, default=None, metavar="X",
+                   help="drop figures whose calibrated split confidence is below X (0-1; ledger reason low_panel_confidence)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=run)

@@ -20,6 +20,7 @@ from pathlib import Path
 from PIL import Image
 
 from medfig.compound.align import heuristic_alignment, label_alignment
+from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
 from medfig.compound.pieces import merge_unlettered_panels
 from medfig.compound.subcaption_fill import subcaptions_for
@@ -42,14 +43,22 @@ class CompoundResult:
     layout: PanelLayout | None = None
     ocr_labels: list[PanelLabel] = field(default_factory=list)
     parsed_caption: ParsedCaption | None = None
+    # calibrated probabilities (medfig.compound.confidence): of the figure's split (for a
+    # compound figure, the mean of its panels'), and of each panel being a true panel
+    confidence: float | None = None
+    panel_confidences: list[float | None] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        """The ``medfig compound --json`` contract."""
+        """The ``medfig compound --json`` contract (``score``: the splitter's score, MedICaT's
+        > 0.7 cut; ``confidence``: calibrated probability that the panel / split is right)."""
+        confidences = self.panel_confidences or [None] * len(self.subfigures)
         return {
             "compound": self.compound,
+            "confidence": self.confidence,
             "subfigures": [
-                {"label": s.label, "box": list(s.box_px), "score": round(s.score, 4), "subcaption": s.subcaption}
-                for s in self.subfigures
+                {"label": s.label, "box": list(s.box_px), "score": round(s.score, 4), "confidence": c,
+                 "subcaption": s.subcaption}
+                for s, c in zip(self.subfigures, confidences)
             ],
         }
 
@@ -108,8 +117,10 @@ def analyze_compound(
         if anchored is not None and len(anchored) >= 2:
             panels, compound = anchored, True
             layout.panels = list(anchored)
+    n_letters = len([l for l in parsed.labels if len(l) == 1])
+    n_pieces = len(layout.panels)
     if not compound:
-        return CompoundResult(False, [], layout, ocr, parsed)
+        return _single(layout, ocr, parsed, n_letters, n_pieces)
     if alignment == "label":
         if boxes is None:
             # top-left letters (eLife / Nature charts): one panel per letter, taking in the
@@ -118,7 +129,7 @@ def analyze_compound(
             panels = anchored if anchored is not None else merge_unlettered_panels(panels, ocr, parsed)
             compound = len(panels) >= 2
             if not compound:
-                return CompoundResult(False, [], layout, ocr, parsed)
+                return _single(layout, ocr, parsed, n_letters, n_pieces)
         labels, read = label_alignment(panels, ocr, parsed)
         # no panel of a figure whose caption describes its panels stays without a subcaption
         labels, subs = subcaptions_for(panels, labels, parsed)
@@ -143,7 +154,18 @@ def analyze_compound(
             )
         )
     link_inline_refs(subfigures, inline_refs or [])
-    return CompoundResult(True, subfigures, layout, ocr, parsed)
+    confidences = [
+        panel_confidence(panel_features(s.box_px, s.score, s.label_source == "ocr", len(subfigures), n_letters,
+                                        layout.width, layout.height))
+        for s in subfigures
+    ]
+    known = [c for c in confidences if c is not None]
+    figure = round(sum(known) / len(known), 4) if known else None
+    return CompoundResult(True, subfigures, layout, ocr, parsed, figure, confidences)
+
+
+def _single(layout: PanelLayout, ocr: list[PanelLabel], parsed: ParsedCaption, n_letters: int, n_pieces: int) -> CompoundResult:
+    return CompoundResult(False, [], layout, ocr, parsed, single_confidence(figure_features(n_letters, n_pieces)))
 
 
 def warm_up() -> None:

@@ -54,6 +54,7 @@ class CurateOptions:
     workers: int = 1  # processes (local) or tasks in flight (ray) for the record steps and image hashing
     executor: str = "local"  # local | ray: where record steps run (per shard) and images are hashed
     ray_address: str | None = None
+    min_panel_confidence: float | None = None  # medfig.curate.panel_confidence: drop figures whose split is below it
 
 
 @dataclass
@@ -114,6 +115,10 @@ def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = Fal
         steps.append(MedicalKeywordFilter(matcher))
     if opts.require_images:
         steps.append(RequireImageFilter())
+    if opts.min_panel_confidence is not None:
+        from medfig.curate.panel_confidence import PanelConfidenceFilter
+
+        steps.append(PanelConfidenceFilter(dataset, opts.min_panel_confidence))
     if opts.duplicates:
         from medfig.curate.duplicates import DuplicateFilter
 
