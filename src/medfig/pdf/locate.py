@@ -23,6 +23,8 @@ Coordinates recorded in the row: ``pdf_page`` (0-based) and ``pdf_box``
 
 from __future__ import annotations
 
+import functools
+
 from medfig.pdf.labels import parse_label
 
 def label_key(text: str | None) -> tuple[str, str] | None:
@@ -86,6 +88,7 @@ def unlocated_reason(pdf: bytes, label: str | None, caption: str | None) -> str:
     return NOT_PRINTED
 
 
+@functools.lru_cache(maxsize=2)  # unlocated_reason asks once per missing figure: read the pages once per PDF
 def _page_texts(pdf: bytes):
     import io
 

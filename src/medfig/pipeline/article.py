@@ -238,7 +238,7 @@ class LocateInPdf(ArticleStep):
                 and work.config.pdf_figures)
 
     def run(self, work: ArticleWork) -> None:
-        from medfig.pdf.locate import locate, unlocated_reason
+        from medfig.pdf.locate import NOT_PRINTED, locate, unlocated_reason
 
         work.pdf_where = f"{work.package.source.container}:{work.package.pdf_name}"
         try:
@@ -258,6 +258,18 @@ class LocateInPdf(ArticleStep):
             elif row["image_status"] == "missing":
                 reason = "the PDF is unreadable" if problem else unlocated_reason(work.pdf, row["label"], row["caption"])
                 row["image_error"] += f"; {reason}"
+                if reason == NOT_PRINTED and _is_supplement(row):
+                    row["image_status"] = NOT_IN_PDF  # the publisher left it out of the PDF: not an error
+
+
+# A figure supplement (eLife's child figures) that the package has no file for and whose caption the
+# readable PDF does not print (eLife PDFs carry the main figures only): the build records this status
+# instead of "missing", reports no error row for it, and the ledger says image_not_in_pdf.
+NOT_IN_PDF = "not_in_pdf"
+
+
+def _is_supplement(row: dict) -> bool:
+    return row.get("fig_type") == "figure-supplement" and bool(row.get("parent_id"))
 
 
 class CropFromPdf(ArticleStep):

@@ -82,7 +82,9 @@ class BuildReport:
                          f"(letters read: {s.get('subfigures_by_label_source', {}).get('ocr', 0)})")
         statuses = s.get("figures_by_image_status", {})
         if statuses:
-            lines.append("  figure images     : " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+            lines.append("  figure images     : " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+                         + (" (not_in_pdf: figure supplements the PDF does not print, not errors)"
+                            if statuses.get("not_in_pdf") else ""))
         flags = s.get("figures_by_flag", {})
         if flags:
             lines.append("  figure flags      : " + ", ".join(f"{k} {v}" for k, v in sorted(flags.items())))
