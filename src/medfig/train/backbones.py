@@ -134,7 +134,8 @@ def load_text_tower():
 
     hf_logging.disable_progress_bar()  # "Loading weights" bars would drown the task's own progress
     path = text_model_path()
-    return AutoTokenizer.from_pretrained(path, local_files_only=True), AutoModel.from_pretrained(path, local_files_only=True)
+    model = AutoModel.from_pretrained(path, local_files_only=True).float()  # float32 whatever the file holds
+    return AutoTokenizer.from_pretrained(path, local_files_only=True), model
 
 
 def encode_texts(tokenizer, model, texts: Sequence[str], second: Sequence[str] | None = None, device: str = "cpu",
