@@ -169,6 +169,7 @@ def test_cli_json(tmp_path, capsys):
     assert {"bleu1", "bleu4", "rouge_l", "meteor", "cider", "bertscore"} <= set(scores)
     assert scores["bleu1"] == pytest.approx(math.exp(-2 / 7), abs=1e-6) and scores["bertscore"] is None
     assert scores["images"] == 2 and "scored 2 images" in err
+    assert "BLEU, ROUGE-L, CIDEr: 2/2 images" in err  # progress names what was computed (no METEOR here)
 
 
 def test_cli_bad_header_exit_2(tmp_path, capsys):

@@ -185,7 +185,9 @@ def _captions_run(args: argparse.Namespace) -> int:
     _say("captions", f"scoring {len(gold)} images: {what} ...")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MetricUnavailableWarning)
-        scores = caption_scores(pred, gold, bertscore=not args.no_bertscore, meteor=not args.no_meteor)
+        scores = caption_scores(pred, gold, bertscore=not args.no_bertscore, meteor=not args.no_meteor,
+                                progress=lambda metric, done, total: _say(
+                                    "captions", f"{metric}: {done}/{total} images, {time.monotonic() - started:.0f} s"))
     for warning in caught:
         if issubclass(warning.category, MetricUnavailableWarning):
             _say("captions", str(warning.message))

