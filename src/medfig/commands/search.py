@@ -31,24 +31,31 @@ def _print_hit(hit) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from medfig.records import MedfigError
-    from medfig.search import Filters, SearchIndex
+    from medfig.search import Filters, PageRequest, SearchIndex
 
     filters = Filters(modality=args.modality, concept=args.concept, licence=args.licence,
                       year_from=args.year_from, year_to=args.year_to)
+    request = PageRequest(page=args.page, per_page=args.per_page, one_per_figure=args.one_per_figure,
+                          diversify=not args.all_panels)
     try:
         index = SearchIndex.open(args.dataset)
-        hits = index.search(args.query, k=args.k, filters=filters, mode=args.mode)
+        result = index.search_page(args.query, request, filters=filters, mode=args.mode)
     except MedfigError as exc:
         print(f"medfig search: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        json.dump([h.to_dict() for h in hits], sys.stdout, ensure_ascii=False, indent=2)
+        json.dump({"query": result.query, "total": result.total, "figures": result.figures,
+                   "articles": result.articles, "page": result.page, "per_page": result.per_page,
+                   "pages": result.pages, "one_per_figure": result.one_per_figure,
+                   "results": [h.to_dict() for h in result.hits]}, sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 0
-    print(f"medfig search: {len(hits)} results for {args.query!r} in {args.dataset}"
+    print(f"medfig search: {result.summary()} in {args.dataset}"
           + (" (BM25 only: index has no dense vectors)" if not index.has_dense and args.mode == "fused" else ""))
-    for hit in hits:
+    for hit in result.hits:
         _print_hit(hit)
+    if result.page < result.pages:
+        print(f"next page: --page {result.page + 1}")
     return 0
 
 
@@ -58,7 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="search figures and panels of an indexed dataset")
     p.add_argument("dataset", help="a dataset folder with a search index (`medfig index DATASET`)")
     p.add_argument("query", help="free text, e.g. \"lung cyst CT\" (at most 500 characters)")
-    p.add_argument("--k", type=_args.int_in(1, 1000), default=10, help="number of results (default 10)")
+    p.add_argument("--per-page", "--k", dest="per_page", type=_args.int_in(1, 100), default=10,
+                   help="results per page (default 10; --k is the old name)")
+    p.add_argument("--page", type=_args.int_in(1, 10_000), default=1, help="page of results (default 1)")
+    p.add_argument("--one-per-figure", action="store_true",
+                   help="each figure once, as its best-matching panel (counts are of figures)")
+    p.add_argument("--all-panels", action="store_true",
+                   help="the raw ranking: do not limit a page to 2 panels per figure and 3 results per article")
     p.add_argument("--mode", choices=("fused", "bm25", "dense"), default="fused", help="ranking (default fused)")
     p.add_argument("--modality", help="CT, MRI, ultrasound, X-ray, histology, ... (from captions or the dataset)")
     p.add_argument("--concept", help="a concept name the dataset attached to figures")

@@ -9,10 +9,11 @@ Panels are the unit when the dataset has ``subfigures.parquet``; whole figures o
 
 from medfig.search.documents import SearchDoc, documents_from_dataset
 from medfig.search.query import Filters, SearchHit, SearchIndex, attribution_for
+from medfig.search.results import PageRequest, SearchPage
 from medfig.search.store import IndexReport, build_index
 
 __all__ = ["SearchDoc", "documents_from_dataset", "Filters", "SearchHit", "SearchIndex", "attribution_for",
-           "IndexReport", "build_index", "search_dataset"]
+           "IndexReport", "build_index", "search_dataset", "PageRequest", "SearchPage"]
 
 
 def search_dataset(dataset, query: str, k: int = 10, mode: str = "fused", **filters) -> list[SearchHit]:

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from medfig.dataset import DatasetFolder
-from medfig.search.modality import canonical_modality, modalities_in_text
+from medfig.search.modality import document_modalities
 from medfig.search.subfigures import PanelRow, read_subfigures
 
 TEXT_FIELDS = ("caption", "subcaption", "refs", "concepts", "title")
@@ -96,16 +96,6 @@ def _concept_names(value) -> list[str]:
     return out
 
 
-def _modalities(explicit, *texts: str | None) -> list[str]:
-    if explicit:  # the dataset's own tags ("ct", "xray" from medfig.concepts), spelled as the filter spells them
-        return [canonical_modality(m) for m in ([explicit] if isinstance(explicit, str) else explicit) if m]
-    for text in texts:
-        found = modalities_in_text(text)
-        if found:
-            return found
-    return []
-
-
 def _ref_dict(ref: dict) -> dict:
     return {
         "sentence": ref.get("sentence") or "",
@@ -178,7 +168,7 @@ def documents_from_dataset(root: str | Path) -> list[SearchDoc]:
                     kind="figure",
                     panel_label=None,
                     refs=figure_refs,
-                    modalities=_modalities(fig.get("modality"), base["caption"]),
+                    modalities=document_modalities(fig.get("modality"), None, base["caption"]),
                     **base,
                 )
             )
@@ -203,7 +193,8 @@ def documents_from_dataset(root: str | Path) -> list[SearchDoc]:
                     refs=refs,
                     crop_path=panel.crop_path,
                     box_px=panel.box_px,
-                    modalities=_modalities(panel.modality or fig.get("modality"), panel.subcaption, base["caption"]),
+                    modalities=document_modalities(panel.modality, panel.subcaption, None)
+                    or document_modalities(fig.get("modality"), None, base["caption"]),
                     **{**base, "concepts": panel.concepts or base["concepts"]},
                 )
             )

@@ -19,7 +19,8 @@ from medfig.records import MedfigError
 from medfig.search.documents import SearchDoc
 from medfig.search.fusion import reciprocal_rank_fusion
 from medfig.search.licences import licence_name
-from medfig.search.modality import canonical_modality
+from medfig.search.modality import canonical_modality, modality_of
+from medfig.search.results import PageRequest, SearchPage, one_per_figure, paginate
 from medfig.search.querytext import MAX_QUERY_CHARS, fts_match_expression
 from medfig.search.store import INDEX_DIR, SCHEMA_VERSION, TEXT_FIELDS
 
@@ -106,6 +107,8 @@ class SearchIndex:
             raise MedfigError(f"{db}: index format {self.meta.get('schema_version')} is not {SCHEMA_VERSION} "
                               f"(re-run `medfig index`)")
         self.doc_freq = dict(self._conn.execute("SELECT term, df FROM term_df"))
+        # dense hits below this cosine are no evidence (store.dense_floor: the index's nonsense baseline)
+        self.dense_floor = float(self.meta.get("dense_floor", "-1"))
         self._allowed_cache: dict[tuple, np.ndarray] = {}
         self.vectors: np.ndarray | None = None
         self.vector_ids: np.ndarray | None = None
@@ -138,7 +141,7 @@ class SearchIndex:
         parts, params = [], []
         if filters.modality:
             parts.append("SELECT doc_id FROM doc_tags WHERE tag='modality' AND value=?")
-            params.append(canonical_modality(filters.modality).upper())
+            params.append(canonical_modality(filters.modality))
         if filters.concept:
             parts.append("SELECT doc_id FROM doc_tags WHERE tag='concept' AND value=?")
             params.append(filters.concept.lower())
@@ -188,7 +191,8 @@ class SearchIndex:
         return [(int(doc_id), -float(score)) for doc_id, score in self._sql(sql, (expression, *params, n))]
 
     def dense(self, query: str, n: int = 100, filters: Filters | None = None) -> list[tuple[int, float]]:
-        """(doc_id, cosine) best first, by exact dot product over the normalised matrix."""
+        """(doc_id, cosine) best first, by exact dot product over the normalised matrix; only documents
+        at or above the index's dense floor."""
         if not self.has_dense:
             return []
         from medfig.search.encoder import query_encoder
@@ -209,15 +213,18 @@ class SearchIndex:
             if len(rows) == 0:
                 return []
             scores, ids = scores[rows], ids[rows]
+        above = scores >= self.dense_floor
+        if not above.all():
+            scores, ids = scores[above], ids[above]
         n = min(n, len(scores))
+        if n == 0:
+            return []
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(int(ids[i]), float(scores[i])) for i in top]
 
     # ---- the public search ---------------------------------------------------------------------------
-    def search(self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "fused",
-               depth: int = 100) -> list[SearchHit]:
-        """Ranked panels/figures. ``mode``: fused (RRF of BM25 and dense), bm25 or dense."""
+    def _check(self, query: str, mode: str) -> str:
         query = (query or "").strip()
         if len(query) > MAX_QUERY_CHARS:
             raise MedfigError(f"query too long ({len(query)} characters; at most {MAX_QUERY_CHARS})")
@@ -226,18 +233,106 @@ class SearchIndex:
         if mode == "dense" and not self.has_dense:
             raise MedfigError(f"{self.index_dir}: index has no dense vectors (re-run `medfig index` with the "
                               "sentence model installed)")
-        if not query:
-            return []
-        depth = max(depth, k)
+        return query
+
+    def _ranking(self, query: str, filters: Filters | None, mode: str, depth: int, with_matches: bool = False):
+        """(ranked [(doc_id, score)], bm25 ranks, dense ranks, every matching doc id or None).
+
+        A document matches when BM25 finds one of the query's words in it or its cosine to the query
+        is at least the index's dense floor; nonsense matches nothing."""
         bm25 = self.bm25(query, depth, filters) if mode in ("fused", "bm25") else []
-        dense = self.dense(query, depth, filters) if mode in ("fused", "dense") and self.has_dense else []
+        vector = None
+        if mode in ("fused", "dense") and self.has_dense:
+            from medfig.search.encoder import query_encoder
+
+            vector = query_encoder(self.index_dir).encode([query])[0]
+        dense = self.dense_from_vector(vector, depth, filters) if vector is not None else []
         bm25_rank = {d: r for r, (d, _) in enumerate(bm25, start=1)}
         dense_rank = {d: r for r, (d, _) in enumerate(dense, start=1)}
         if mode == "fused" and dense:
             ranked = reciprocal_rank_fusion([[d for d, _ in bm25], [d for d, _ in dense]])
         else:
             ranked = bm25 if mode != "dense" else dense
+        ranked = self._prefer_named_modality(query, ranked, filters)
+        matches = None
+        if with_matches:
+            matches = set(bm25_rank) | set(dense_rank)
+            if mode in ("fused", "bm25") and len(bm25) >= depth:
+                matches |= self._bm25_match_ids(query, filters)
+            if vector is not None and len(dense) >= depth:
+                matches |= {d for d, _ in self.dense_from_vector(vector, len(self.vectors), filters)}
+        return ranked, bm25_rank, dense_rank, matches
+
+    def _bm25_match_ids(self, query: str, filters: Filters | None) -> set[int]:
+        expression = fts_match_expression(query, self.doc_freq, BM25_MAX_TERMS)
+        if expression is None:
+            return set()
+        allowed, params = self._filter_sql(filters)
+        sql = "SELECT rowid FROM fts WHERE fts MATCH ?" + (f" AND +rowid IN ({allowed})" if allowed else "")
+        return {d for (d,) in self._sql(sql, (expression, *params))}
+
+    def _prefer_named_modality(self, query: str, ranked, filters: Filters | None):
+        """A query that names a modality ("histology of the cyst") ranks documents whose own modality
+        evidence is another one (an MRI panel whose caption mentions a histology result) after the
+        rest, keeping the order within each group. An explicit modality filter already decides."""
+        wanted = modality_of(query)
+        if not wanted or not ranked or (filters is not None and filters.modality):
+            return ranked
+        ids = [d for d, _ in ranked]
+        tagged: dict[int, set[str]] = {}
+        for start in range(0, len(ids), 900):
+            chunk = ids[start:start + 900]
+            for doc_id, value in self._sql(f"SELECT doc_id, value FROM doc_tags WHERE tag='modality' AND doc_id IN "
+                                           f"({','.join('?' * len(chunk))})", chunk):
+                tagged.setdefault(doc_id, set()).add(value)
+        other = {d for d, values in tagged.items() if wanted not in values}
+        return [r for r in ranked if r[0] not in other] + [r for r in ranked if r[0] in other]
+
+    def search(self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "fused",
+               depth: int = 100) -> list[SearchHit]:
+        """The top ``k`` panels/figures in rank order (no paging, no diversification: the raw ranking).
+        ``mode``: fused (RRF of BM25 and dense), bm25 or dense."""
+        query = self._check(query, mode)
+        if not query:
+            return []
+        ranked, bm25_rank, dense_rank, _ = self._ranking(query, filters, mode, max(depth, k))
         return self._hits(ranked[:k], bm25_rank, dense_rank)
+
+    def search_page(self, query: str, request: PageRequest | None = None, filters: Filters | None = None,
+                    mode: str = "fused") -> SearchPage:
+        """One page of results, diversified per figure and article, with the number of all matches."""
+        request = request or PageRequest()
+        query = self._check(query, mode)
+        result = SearchPage(query=query, page=request.page, per_page=request.per_page,
+                            one_per_figure=request.one_per_figure)
+        if not query:
+            return result
+        ranked, bm25_rank, dense_rank, matches = self._ranking(query, filters, mode, request.depth(), True)
+        figure_of = self._figures_of(set(matches) | {d for d, _ in ranked})
+        result.figures = len({figure_of[d] for d in matches})
+        result.articles = len({figure_of[d][0] for d in matches})
+        order = [d for d, _ in ranked]
+        if request.one_per_figure:
+            order = one_per_figure(order, figure_of)
+        result.total = result.figures if request.one_per_figure else len(matches)
+        score = dict(ranked)
+        chosen = paginate(order, figure_of, request)
+        hits = self._hits([(d, score[d]) for d in chosen], bm25_rank, dense_rank)
+        for offset, hit in enumerate(hits):
+            hit.rank = (request.page - 1) * request.per_page + offset + 1
+        result.hits = hits
+        return result
+
+    def _figures_of(self, doc_ids: set[int]) -> dict[int, tuple[str, str]]:
+        out: dict[int, tuple[str, str]] = {}
+        ids = list(doc_ids)
+        for start in range(0, len(ids), 900):
+            chunk = ids[start:start + 900]
+            for doc_id, article, figure in self._sql(
+                    f"SELECT doc_id, article_key, figure_id FROM docs WHERE doc_id IN ({','.join('?' * len(chunk))})",
+                    chunk):
+                out[doc_id] = (article, figure)
+        return out
 
     def _hits(self, ranked, bm25_rank, dense_rank) -> list[SearchHit]:
         docs = self.docs([d for d, _ in ranked])

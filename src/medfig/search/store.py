@@ -38,7 +38,7 @@ from medfig.search.documents import TEXT_FIELDS, SearchDoc, documents_from_datas
 from medfig.search.licences import licence_tags
 from medfig.search.querytext import content_words
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: modality tags are canonical names (medfig.text.modality); dense floor in meta
 INDEX_DIR = "search"
 DEFAULT_FIELDS = TEXT_FIELDS  # caption, subcaption, refs, concepts, title
 TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -116,7 +116,7 @@ def _text_hash(text: str) -> str:
 
 def _doc_tags(doc: SearchDoc) -> list[tuple[str, str]]:
     tags = [("licence", t) for t in licence_tags(doc.licence_spdx)]
-    tags += [("modality", m.upper()) for m in doc.modalities]
+    tags += [("modality", m) for m in doc.modalities]  # canonical names: "X-ray", "CT"
     tags += [("concept", c.lower()) for c in doc.concepts]
     tags.append(("kind", doc.kind))
     return tags
@@ -206,6 +206,33 @@ def _write_term_df(conn: sqlite3.Connection, docs: list[SearchDoc], fields: tupl
         df.update(set(content_words(" ".join(doc.text_for(fields).values()))))
     conn.execute("DELETE FROM term_df")
     conn.executemany("INSERT INTO term_df (term, df) VALUES (?, ?)", df.items())
+
+
+NULL_QUERIES = 64
+
+
+def null_queries(n: int = NULL_QUERIES, seed: int = 0) -> list[str]:
+    """Strings that mean nothing (random letters, 5-12 long, as "xyzzyplugh"): the dense floor's baseline."""
+    import random
+    import string
+
+    rng = random.Random(seed)
+    return ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(5, 12))) for _ in range(n)]
+
+
+def dense_floor(index_dir: Path) -> float:
+    """The lowest cosine a dense hit may have: the best similarity any indexed document reaches to any of
+    NULL_QUERIES meaningless strings. Cosine has no absolute scale (it depends on the model and on what
+    the index holds), so the floor comes from this index's own score distribution: a document counts as
+    a dense match only when it is closer to the query than the index ever gets to a query that means
+    nothing. With more documents the chance best match of nonsense rises, and the floor with it."""
+    from medfig.search.encoder import query_encoder
+
+    vectors = np.load(index_dir / "vectors.npy")
+    if len(vectors) == 0:
+        return 1.0
+    null = query_encoder(index_dir).encode(null_queries())
+    return float((vectors @ null.T).max())
 
 
 def build_index(
@@ -305,6 +332,11 @@ def _build_index_locked(dataset, index_dir: Path, fields: tuple[str, ...], dense
             note = export_query_encoder(index_dir)
             if note:
                 report.notes.append(note)
+            has_floor = conn.execute("SELECT 1 FROM meta WHERE key='dense_floor'").fetchone()
+            if changed or not has_floor:
+                floor = dense_floor(index_dir)
+                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('dense_floor', ?)", (repr(floor),))
+                conn.commit()
         if not dense:
             for name in ("vectors.npy", "vector_ids.npy", "query_encoder.onnx", "query_tokenizer.json",
                          "query_encoder.json"):
