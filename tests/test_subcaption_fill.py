@@ -70,6 +70,33 @@ def test_subset_text_goes_to_each_panel_of_the_subset():
     assert got[2] == got[3] and "60-year-old" in got[2]
 
 
+def test_roman_sub_panels_are_their_letter():
+    caption = "MMP of cells. Panel (Ai) shows green only, panel (Aii) shows red only. (B) % MMP ratio."
+    parsed = parse_subcaptions(caption)
+    assert [s.label for s in parsed.subcaptions] == ["a", "b"]
+    assert "green" in parsed.get("a").text and "red" in parsed.get("a").text
+
+
+def test_lower_case_letters_inside_an_upper_case_panel_stay_its_text():
+    caption = "Characterization by (A) UV spectra, (B) FTIR spectra, (C) (a) NMR spectra, (b) structure, and (D) mass spectra."
+    got = {s.label: s.text for s in parse_subcaptions(caption).subcaptions}
+    assert got["a"] == "UV spectra" and got["b"] == "FTIR spectra"
+    assert "NMR spectra" in got["c"] and "structure" in got["c"]
+
+
+def test_position_words_inside_a_lettered_panel_are_its_text():
+    caption = "Enzymes. (A) Effect of pH. Left panel, PaLhpD; right panel, CpLhpI. (B) Substrate specificity."
+    parsed = parse_subcaptions(caption)
+    assert [s.label for s in parsed.subcaptions] == ["a", "b"]
+    assert "right panel" in parsed.get("a").text
+
+
+def test_a_list_of_trailing_letters_leaves_out_its_shared_head():
+    caption = "Projected deaths over time for South Africa (A), Malawi (B), Zimbabwe (C), and Uganda (D), under assumptions."
+    assert texts(caption, GRID4, ["a", "b", "c", "d"]) == ["South Africa", "Malawi", "Zimbabwe", "Uganda"]
+    assert texts("Brain CT (A) and MR images (B).", ROW3[:2], ["a", "b"]) == ["Brain CT", "MR images"]
+
+
 def test_enumerated_items_go_to_panels_in_reading_order():
     caption = "Typical habitats of the species: wetlands, dry grassland, oak woods and farmland."
     assert texts(caption, GRID4, [None] * 4) == ["wetlands", "dry grassland", "oak woods", "farmland"]

@@ -11,7 +11,10 @@ Three cases leave panels empty, and each is closed here, from the caption's own 
   wetlands, dry grassland, oak woods and farmland"): MedICaT's order heuristic, panels in
   reading order take the enumerated items in order (:func:`enumerated_parts`);
 - a trailing inline letter ("types of data—images a, signals b") whose parsed text is the
-  whole clause before it: cut back to the phrase the letter closes (:func:`trim_inline`).
+  whole clause before it: cut back to the phrase the letter closes (:func:`trim_inline`);
+  likewise the first of a list of trailing letters ("deaths over time for South Africa
+  (A), Malawi (B)") loses the head the whole list shares (MedICaT: text shared by all
+  panels is no panel's).
 
 Offsets are character offsets into the caption as given.
 """
@@ -31,6 +34,9 @@ _ITEM_SEP = re.compile(r"\s*(?:;|,\s*(?:and|or)\b|,|\band\b|\bor\b)\s*")
 _LIST_INTRO = re.compile(r"[:\u2014\u2013]\s*")
 # where the short phrase an inline letter opens ends
 _PHRASE_END = re.compile(r"[,;:(]|\s(?:and|or|with|using|for|whereas|while)\s", re.IGNORECASE)
+# where the head shared by a list of trailing letters ends: "deaths over time for | South
+# Africa (A), Malawi (B)", "Diagrams of an attractor in | asynchronous (a) and synchronous (b)"
+_HEAD_CUT = re.compile(r"[,;:\u2014\u2013]|\s(?:for|in)\s", re.IGNORECASE)
 _PHRASE_CUT = re.compile(r"(?:[,;:(\u2014\u2013]|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
 
 
@@ -69,7 +75,8 @@ def enumerated_parts(caption: str, n: int, body_start: int = 0) -> list[tuple[in
     return None
 
 
-def trim_inline(caption: str, sub: Subcaption, marker_start: int, marker_end: int, leading: bool) -> None:
+def trim_inline(caption: str, sub: Subcaption, marker_start: int, marker_end: int, leading: bool,
+                cut: re.Pattern = _PHRASE_CUT) -> None:
     """An inline letter marks a short phrase: a trailing one closes it (keep the words after
     the last phrase boundary before it: "... types of data—images a" -> "images"), a
     leading one opens it (keep the words up to the next boundary: "b waste engine oil with
@@ -77,7 +84,7 @@ def trim_inline(caption: str, sub: Subcaption, marker_start: int, marker_end: in
     keep = []
     for a, b in sub.spans:
         if not leading and marker_start - 2 <= b <= marker_start and b > a:
-            cuts = list(_PHRASE_CUT.finditer(caption, a, b))
+            cuts = list(cut.finditer(caption, a, b))
             if cuts:
                 a = _strip(caption, cuts[-1].end(), b)[0]
         elif leading and marker_end <= a <= marker_end + 2 and b > a:
@@ -87,6 +94,17 @@ def trim_inline(caption: str, sub: Subcaption, marker_start: int, marker_end: in
         keep.append((a, b))
     sub.spans = keep
     sub.text = " ".join(caption[a:b] for a, b in keep)
+
+
+def _first_of_a_list(parsed: ParsedCaption, i: int) -> bool:
+    """Is marker ``i`` the first of two or more trailing markers in one sentence ("South
+    Africa (A), Malawi (B)")? Its text then starts after the head the list shares."""
+    caption = parsed.caption
+    for a, b in sentence_spans(caption, 0):
+        if a <= parsed.markers[i].start < b:
+            same = [m for m in parsed.markers if a <= m.start < b]
+            return len(same) >= 2 and same[0] is parsed.markers[i] and not any(m.leading for m in same)
+    return False
 
 
 def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption) -> list[str | None]:
@@ -112,12 +130,17 @@ def subcaptions_for(
     own label (None): no letter was read for it or named by the caption."""
     caption = parsed.caption
     if parsed.subcaptions:
-        for mk in parsed.markers:
+        for i, mk in enumerate(parsed.markers):
             if mk.kind == "inline":
                 for label in mk.labels:
                     sub = parsed.get(label)
                     if sub is not None:
                         trim_inline(caption, sub, mk.start, mk.end, mk.leading)
+            elif mk.kind == "bracketed" and not mk.leading and _first_of_a_list(parsed, i):
+                for label in mk.labels:
+                    sub = parsed.get(label)
+                    if sub is not None:
+                        trim_inline(caption, sub, mk.start, mk.end, False, _HEAD_CUT)
         # a panel given its neighbour's text keeps no letter of its own (none was read or named)
         filled = fill_labels(boxes, labels, parsed)
         return labels, [parsed.get(l) if l else None for l in filled]

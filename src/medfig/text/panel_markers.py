@@ -20,6 +20,9 @@ _LIST_SEP = rf"\s*(?:[,;&/]|and|or|[{_DASH}]|to)\s*"
 BRACKETED = re.compile(rf"[\(\[]\s*({_L}(?:{_LIST_SEP}{_L})*)\s*[\)\]]")
 # "(a, blue)", "(b, orange)": a panel letter with a note, inside the description
 _BRACKETED_NOTE = re.compile(rf"[\(\[]\s*({_L})\s*,\s*[a-z][^()\[\]\d]{{0,30}}[\)\]]")
+# numbered sub-panels "(Ai)", "(Aii)", "(a1)", "(B2)": the panel letter with its sub-number
+# ("Panel (Ai) shows ...": the word "panel" is part of the marker, so its text follows it)
+_SUB_PANEL = re.compile(r"(?:\b[Pp]anels?\s+)?[\(\[]\s*([A-Za-z])(?:[ivx]{1,4}|\d{1,2})\s*[\)\]]")
 # a lower-case letter standing alone inside the text ("with a diesel oil and b waste engine
 # oil", "images a, signals b, and sequences c"; Springer/BMC inline style)
 _INLINE_LETTER = re.compile(r"(?<![\w.\-\u2013(\[/])([a-z])(?![\w\-\u2013)\]/]|\.\w)")
@@ -122,6 +125,10 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
             continue
         markers.append(Marker(labels, m.start(), m.end(), "bracketed"))
         taken.append((m.start(), m.end()))
+    for m in _SUB_PANEL.finditer(caption, body_start):
+        if free(m.start(), m.end()):
+            markers.append(Marker([m[1].lower()], m.start(), m.end(), "bracketed"))
+            taken.append((m.start(), m.end()))
     for m in _BRACKETED_NOTE.finditer(caption, body_start):
         if free(m.start(), m.end()):
             markers.append(Marker([m[1].lower()], m.start(), m.end(), "bracketed"))
@@ -183,9 +190,31 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         if SCALE.search(caption, a, b) and re.match(r"\s*(?:scale|bars?|original)", caption[a:b], re.IGNORECASE):
             markers = [m for m in markers if not a <= m.start < b]
     markers.sort(key=lambda m: m.start)
+    markers = _drop_nested(caption, markers)
     if not any(m.kind != "position" for m in markers):
         markers = sorted(markers + _inline_letters(caption, body_start), key=lambda m: m.start)
     return _plausible(_group(caption, markers))
+
+
+def _drop_nested(caption: str, markers: list[Marker]) -> list[Marker]:
+    """Markers that name parts of a panel, not panels, when the caption letters its panels:
+    "(C) (a) NMR spectra, (b) structure" -- bracketed letters in the other case that start
+    again at "a" after a panel letter; "(A) Effect of pH. Left panel, PaLhpD; right panel, ..."
+    -- position words after the first of two or more panel letters."""
+    bracketed = [m for m in markers if m.kind in ("bracketed", "half")]
+    upper = [m for m in bracketed if caption[m.start + 1 : m.start + 2].isupper()]
+    lower = [m for m in bracketed if caption[m.start + 1 : m.start + 2].islower()]
+    if upper and lower:
+        major, minor = (upper, lower) if len(upper) >= len(lower) else (lower, upper)
+        if len(major) >= 2 and len(major) > len(minor) and min(l for m in minor for l in m.labels) == "a" \
+                and min(m.start for m in minor) > min(m.start for m in major):
+            gone = {id(m) for m in minor}
+            markers = [m for m in markers if id(m) not in gone]
+    letters = [m for m in markers if m.kind != "position"]
+    if len({l for m in letters for l in m.labels}) >= 2:
+        first = min(m.start for m in letters)
+        markers = [m for m in markers if m.kind != "position" or m.start < first]
+    return markers
 
 
 def _inline_letters(caption: str, body_start: int) -> list[Marker]:
