@@ -124,6 +124,16 @@ def test_hf_panels_config_round_trips(built_and_release, gold, tmp_path):
         assert row["image"].size == (x1 - x0, y1 - y0)
         assert row["inline_refs"] == [r["sentence"] for r in expected["inline_refs"]]
         assert row["score"] == pytest.approx(expected["score"])
+    # confidence: the calibrated probability curate's --min-panel-confidence judges by, per figure the same mean
+    from medfig.curate.panel_confidence import PanelConfidenceFilter
+
+    judge = PanelConfidenceFilter(built_and_release[0], 0.5)
+    release = load_release(built_and_release[1])
+    for key in gold:
+        confidences = [row["confidence"] for row in rows if (row["article_key"], row["figure_id"]) == key]
+        assert all(c is not None and 0.0 < c < 1.0 for c in confidences)
+        figure = next(r for r in release.figures if (r["article_key"], r["figure_id"]) == key)
+        assert sum(confidences) / len(confidences) == pytest.approx(judge.confidence(figure)[0], abs=1e-3)
 
 
 def test_webdataset_panel_shards_round_trip(built_and_release, gold, tmp_path):

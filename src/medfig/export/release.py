@@ -5,7 +5,9 @@ figures are read from the release when it has one, else from the dataset the rel
 curated from (``summary.json`` ``dataset``). Panel images are cut from the released figure
 image with the panel's ``box_px`` (pixels of that same stored image), so exports never
 depend on the dataset's crop files. When figures have panels (``n_subfigures`` > 0) but no
-subfigures table can be found, ``panels_missing`` says why and the CLI prints it.
+subfigures table can be found, ``panels_missing`` says why and the CLI prints it. A panel's
+``confidence`` is the calibrated probability that it is a true panel, recomputed from the stored
+split (score, letter read, box, caption letters) as ``medfig curate --min-panel-confidence`` does.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from medfig.compound.confidence import panel_confidence, panel_features
 from medfig.dataset import DatasetFolder
 from medfig.geometry import PixelBox, pixel_box
 from medfig.images import open_image
 from medfig.records import MedfigError
+from medfig.text.subcaptions import parse_subcaptions
 
 SPLITS = ("train", "valid", "test")
 
@@ -49,9 +53,15 @@ class Release:
     def panels_of(self, rec: dict) -> list[dict]:
         """The figure's panels (subfigures rows), in the order the splitter wrote them."""
         if self._panel_index is None:
-            self._panel_index = {}
+            index: dict[tuple[str, str], list[dict]] = {}
             for panel in self.panels:
-                self._panel_index.setdefault((panel["article_key"], panel["figure_id"]), []).append(panel)
+                index.setdefault((panel["article_key"], panel["figure_id"]), []).append(panel)
+            for figure in self.figures:
+                panels = index.get((figure["article_key"], figure["figure_id"]))
+                if panels and any(p.get("confidence") is None for p in panels):
+                    for panel, confidence in zip(panels, panel_confidences(figure, panels)):
+                        panel["confidence"] = confidence
+            self._panel_index = index
         return self._panel_index.get((rec["article_key"], rec["figure_id"]), [])
 
     def panel_png(self, rec: dict, panel: dict) -> bytes | None:
@@ -70,6 +80,15 @@ class Release:
             buf = io.BytesIO()
             crop.save(buf, "PNG")
         return buf.getvalue()
+
+
+def panel_confidences(figure: dict, panels: list[dict]) -> list[float | None]:
+    """Each panel's calibrated confidence (:mod:`medfig.compound.confidence`), recomputed from what the
+    build stored, as ``medfig curate --min-panel-confidence`` does; None when no model is shipped."""
+    letters = len([label for label in parse_subcaptions(figure.get("caption") or "").labels if len(label) == 1])
+    width, height = int(figure.get("width") or 0), int(figure.get("height") or 0)
+    return [panel_confidence(panel_features(panel_box(p), p["score"] or 0.0, p.get("label_source") == "ocr",
+                                            len(panels), letters, width, height)) for p in panels]
 
 
 def panel_box(panel: dict) -> PixelBox:
