@@ -12,8 +12,8 @@
 carries the ``huggingface`` metadata that marks ``image`` as an ``Image`` feature, so they come
 back decoded as PIL images. A panel row's image is the panel cut from its figure's image;
 ``box_px`` is ``[x0, y0, x1, y1]`` in pixels of that figure image; ``parent_id`` is the
-figure's ``id``; ``score`` the splitter's score and ``confidence`` the calibrated confidence
-when the dataset has one (null otherwise).
+figure's ``id``; ``score`` the splitter's score and ``confidence`` the calibrated probability
+that the panel is a true panel (null only when no confidence model is shipped).
 """
 
 from __future__ import annotations

@@ -209,7 +209,8 @@ def card_text(release: Release, counts: dict[str, int], panel_counts: dict[str, 
         "| `load_dataset(PATH, \"panels\")` |", "",
         "A panel row is one panel of a compound figure: `image` (the panel cut from the figure), `box_px` "
         "(`[x0, y0, x1, y1]` in pixels of the figure image), `label`, `subcaption`, `inline_refs` "
-        "(sentences citing the panel), `parent_id` (the figure's `id`), `score` and `confidence`.", "",
+        "(sentences citing the panel), `parent_id` (the figure's `id`), `score` (the splitter's) and `confidence` (calibrated probability "
+        "that the panel is a true panel).", "",
         *licence_lines(licences), "",
         "## How it was built", "",
         f"- medfig {version}; release fingerprint `{release_fingerprint(release)}` (SHA-256 of figure keys, "

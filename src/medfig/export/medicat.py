@@ -27,7 +27,7 @@ annotations (``subcaptions_public.jsonl``, Prodigy records, as allenai/medicat's
 - ``answer`` is ``"accept"`` so MedICaT's readers take the record, but these are medfig's
   *predictions*, not human annotations: ``medfig.predicted`` is ``true`` and each span carries
   the splitter's ``score``, ``label_source`` (ocr | order | none) and ``confidence`` (the
-  calibrated panel confidence when the dataset has one, else null).
+  calibrated probability that the panel is a true panel; null only when no model is shipped).
 
 How medfig fills fields that came from Semantic Scholar's pipeline in MedICaT:
 - ``pdf_hash``: the build's article fingerprint (a SHA-1 hex like S2's PDF hash), else

@@ -7,7 +7,7 @@ Panels of compound figures go to their own shards, ``panels/<split>-000000.tar``
 per panel: ``<figure key>__p<n>.png`` (the panel cut from the figure image), ``.txt`` (its
 subcaption, empty when none) and ``.json`` (``parent`` key and figure id, ``label``,
 ``box_px`` in pixels of the parent image, ``subcaption``, ``inline_refs`` citing the panel,
-``score``, ``confidence`` (null until the dataset has a calibrated one), ``label_source``,
+``score``, ``confidence`` (calibrated probability of a true panel, see medfig.export.release), ``label_source``,
 licence and attribution of the parent). A panel's split is its
 figure's, so panels never cross the release's split boundary.
 """
