@@ -209,13 +209,14 @@ def card_text(release: Release, counts: dict[str, int], panel_counts: dict[str, 
         "| `load_dataset(PATH, \"panels\")` |", "",
         "A panel row is one panel of a compound figure: `image` (the panel cut from the figure), `box_px` "
         "(`[x0, y0, x1, y1]` in pixels of the figure image), `label`, `subcaption`, `inline_refs` "
-        "(sentences citing the panel), `parent_id` (the figure's `id`), `score` (the splitter's) and `confidence` (calibrated probability "
-        "that the panel is a true panel).", "",
+        "(sentences citing the panel), `parent_id` (the figure's `id`), `score` (the splitter's) and "
+        "`confidence` (calibrated probability that the panel is a true panel).", "",
         *licence_lines(licences), "",
         "## How it was built", "",
         f"- medfig {version}; release fingerprint `{release_fingerprint(release)}` (SHA-256 of figure keys, "
         "image hashes and captions)",
-        f"- built dataset: `{release.summary.get('dataset', '?')}`; build settings: `{json.dumps(build_config(release), sort_keys=True)}`",
+        f"- built dataset: `{release.summary.get('dataset', '?')}`; "
+        f"build settings: `{json.dumps(build_config(release), sort_keys=True)}`",
         f"- `medfig curate` options: `{json.dumps(options, sort_keys=True)}`",
         f"- exported with `{command or 'medfig export hf RELEASE OUT'}`", "",
         *warning_lines(release.summary), "",
