@@ -92,7 +92,7 @@ def main() -> None:
         for name, fix in corrections.get(key, {}).items():
             if "add" in fix:  # an entry the induction did not produce
                 figs.append(dict(name=name, fig_type=fix.get("fig_type", "Figure"), page=fix["page"],
-                                 box=snap(DATA / induced["pdf"], fix["page"], fix["rough"]),
+                                 box=fix["box"] if "box" in fix else snap(DATA / induced["pdf"], fix["page"], fix["rough"]),
                                  caption_box=snap(DATA / induced["pdf"], fix["page"], fix["caption_rough"]), method="hand-snapped"))
         figs = [f for f in figs if f["page"] in pages]
         missing_box = [f["name"] for f in figs if not f["box"]]
