@@ -57,6 +57,8 @@ class SearchDoc:
     box_px: list[float] | None = None
     image_width: int | None = None
     image_height: int | None = None
+    pdf_page: int | None = None  # 0-based page of the figure in the article's PDF (when located there)
+    pdf_source: str | None = None  # the article's PDF as the build read it (a source folder's file)
 
     def content_hash(self) -> str:
         """Changes whenever anything shown or searched changes: drives incremental indexing."""
@@ -94,6 +96,13 @@ def _concept_names(value) -> list[str]:
             if name:
                 out.append(str(name))
     return out
+
+
+def _pdf_source(article: dict) -> str | None:
+    """``source_container/pdf_file`` for an article built from a folder (a zip's PDF is not a file)."""
+    if article.get("source_kind") != "folder" or not article.get("pdf_file") or not article.get("source_container"):
+        return None
+    return str(Path(article["source_container"]) / article["pdf_file"])
 
 
 def _ref_dict(ref: dict) -> dict:
@@ -156,6 +165,8 @@ def documents_from_dataset(root: str | Path) -> list[SearchDoc]:
             image_path=fig.get("image_path"),
             image_width=fig.get("width"),
             image_height=fig.get("height"),
+            pdf_page=fig.get("pdf_page"),
+            pdf_source=_pdf_source(article),
         )
         figure_refs = [_ref_dict(r) for r in fig.get("inline_refs") or []]
         panels = panels_by_figure.get((fig["article_key"], fig["figure_id"])) or panels_by_figure.get(

@@ -24,8 +24,9 @@ def safe_dataset_file(root: Path, relative: str | None) -> Path | None:
 
 
 @lru_cache(maxsize=512)
-def crop_png(image_file: Path, box_px: tuple[float, float, float, float]) -> bytes:
-    """A panel cut from the figure image: box [x0, y0, x1, y1] in pixels of that image, clamped to it."""
+def crop_png(image_file: Path, box_px: tuple[float, float, float, float], full_size: bool = False) -> bytes:
+    """A panel cut from the figure image: box [x0, y0, x1, y1] in pixels of that image, clamped to it;
+    at most 640 px a side for the page, at the image's own resolution for a download (``full_size``)."""
     from medfig.images import open_image  # the build's pixel budget, checked on the declared size
 
     with open_image(image_file) as image:
@@ -35,7 +36,8 @@ def crop_png(image_file: Path, box_px: tuple[float, float, float, float]) -> byt
         if x1 <= x0 or y1 <= y0:
             raise ValueError(f"{image_file}: empty panel box {box_px}")
         crop = image.convert("RGB").crop((x0, y0, x1, y1))
-        crop.thumbnail((640, 640))
+        if not full_size:
+            crop.thumbnail((640, 640))
         buffer = io.BytesIO()
         crop.save(buffer, format="PNG")
         return buffer.getvalue()
