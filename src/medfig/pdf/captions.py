@@ -5,15 +5,56 @@ a delimiter after the number, a label set in a different (bold) font from the re
 the label alone on its line, a font smaller than the body text, white space above.
 A label-led line in the middle of a body paragraph (close below a line of the same
 size that does not end a sentence) is an in-text mention and is never taken.
+
+The caption's text reads as the article's caption, from the page's own evidence:
+words that touch (a ligature glyph set in another font, "con fl ict"; an italic letter
+before "-axis") are one word; a line-end hyphen before a lower-case letter is a break, dropped ("lev- ofloxacin"),
+unless the page prints the hyphenated word elsewhere or the break sits next to a
+capital or digit ("COVID-19"); a line that is only a URL or DOI (the publisher's figure
+link under the caption) ends the caption.
 """
 
 from __future__ import annotations
+
+import re
 
 from medfig.geometry import horizontal_overlap, union
 from medfig.pdf.labels import Label, parse_label
 from medfig.pdf.types import Line, PageData, PdfCaption
 
 _MAX_CAPTION_LINES = 80
+_TOUCH_RATIO = 0.1  # a gap under a tenth of the font size is no space: the words were split by a font change
+_LINK_LINE = re.compile(r"^(https?://|doi:\s*|www\.)\S+$", re.IGNORECASE)
+_LINE_END_HYPHEN = re.compile(r"(\w+)-$")
+
+
+def line_text(line: Line) -> str:
+    """The line's words joined with a space only where the page shows one."""
+    parts: list[str] = []
+    for prev, word in zip([None, *line.words[:-1]], line.words):
+        touching = (prev is not None and (prev.font != word.font or abs(prev.size - word.size) > 0.1)
+                    and word.box[0] - prev.box[2] < _TOUCH_RATIO * max(prev.size, word.size))
+        parts.append(word.text if prev is None or touching else " " + word.text)
+    return "".join(parts)
+
+
+def join_lines(texts: list[str], page_words: set[str]) -> str:
+    """Caption lines as one paragraph; line-end hyphens resolved with the page's own words."""
+    out = ""
+    for text in texts:
+        text = text.strip()
+        head = _LINE_END_HYPHEN.search(out)
+        nxt = text.split(" ", 1)[0]
+        if head and nxt[:1].isalnum():
+            before = head.group(1)
+            hyphenated = f"{before}-{nxt}".lower().strip(".,;:)")
+            # a syllable break goes on in lower case; "COVID-" "19", "anti-" "HCV" are compounds
+            keep = (not nxt[:1].islower() or hyphenated in page_words or before[-1:].isupper()
+                    or before[-1:].isdigit())
+            out = (out if keep else out[:-1]) + text
+        else:
+            out = f"{out} {text}" if out else text
+    return " ".join(out.split())
 
 
 def _label_font_differs(line: Line, label: Label) -> bool:
@@ -118,6 +159,7 @@ def find_captions(page: PageData) -> list[PdfCaption]:
         if score is not None and score >= 2:
             starts.append((line, label, score))
     start_ids = {line.index for line, _, _ in starts}
+    page_words = {w.text.lower().strip(".,;:()") for w in (w for ln in page.lines for w in ln.words) if "-" in w.text}
     captions: list[PdfCaption] = []
     for line, label, score in starts:
         used = {line.index}
@@ -127,15 +169,14 @@ def find_captions(page: PageData) -> list[PdfCaption]:
         size = line.size
         for _ in range(_MAX_CAPTION_LINES):
             nxt = _next_line(page, box, size, used, start_ids)
-            if nxt is None:
+            if nxt is None or _LINK_LINE.match(nxt.text.strip()):
                 break
             used.add(nxt.index)
             lines.append(nxt)
             box = union([box, nxt.box])
-        text = " ".join(ln.text for ln in lines)
+        text = join_lines([line_text(ln) for ln in lines], page_words)
         captions.append(PdfCaption(name=label.name, fig_type=label.fig_type, kind=label.kind, number=label.number,
-                                   label=label.printed, page=page.index, box_pt=box, text=" ".join(text.split()),
-                                   score=score))
+                                   label=label.printed, page=page.index, box_pt=box, text=text, score=score))
     return captions
 
 

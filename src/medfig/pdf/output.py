@@ -89,7 +89,8 @@ def render_box_png(page, box_pt, dpi: float, turn_deg: int = 0) -> tuple[bytes, 
     if turn_deg % 360:
         img = img.rotate(-turn_deg, expand=True)  # PIL turns counter-clockwise for positive angles
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False)
+    # zlib level 1: a quarter of level 6's CPU on photos for ~6% larger files (crops are rendered at full resolution)
+    img.save(buf, format="PNG", compress_level=1)
     return buf.getvalue(), img.width, img.height
 
 
