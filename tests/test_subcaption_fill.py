@@ -139,3 +139,18 @@ def test_dev_gold_panels_of_described_figures_all_get_subcaptions(key):
     for result in (analyze_compound(image, fig["caption"], boxes=boxes), analyze_compound(image, fig["caption"])):
         if result.compound:
             assert [s.subcaption for s in result.subfigures if not s.subcaption.strip()] == []
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the real corpus)")
+@pytest.mark.parametrize("key", ["dove_PMC4708241/f7-dddt-10-155", "elsevier_PMC7564522/fig0002"])
+def test_glyphs_of_rotated_axis_titles_name_no_panel(key):
+    # "Tail DNA (%)" read as a 20 x 5 px "C" and "D"; "Excess Annual Deaths" as "a", "A", "D"
+    # at the left edge, mid-height: with them, panels C and D (or A) swapped their letters
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from compound_real_figures import load_image
+
+    from medfig.compound import analyze_compound
+
+    fig = next(f for f in json.loads(GOLD.read_text())["figures"] if f["figure_key"] == key)
+    result = analyze_compound(load_image(fig["source"]), fig["caption"], boxes=[s["box"] for s in fig["subfigures"]])
+    assert [s.label for s in result.subfigures] == [s["label"] for s in fig["subfigures"]]

@@ -78,26 +78,45 @@ def _convention_bonus(label: PixelBox, panel: PixelBox) -> float:
     return 0.0
 
 
+def _inside(box: PixelBox, panel: PixelBox) -> bool:
+    return box[0] >= panel[0] - 2 and box[1] >= panel[1] - 2 and box[2] <= panel[2] + 2 and box[3] <= panel[3] + 2
+
+
+def _letter_shaped(box: PixelBox) -> bool:
+    """A panel letter is about as wide as high; a 20 x 5 px "C" is a piece of rotated text."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return w <= 2.5 * max(h, 1) and h <= 3.5 * max(w, 1)
+
+
+def _mid_height(label: PixelBox, panel: PixelBox) -> bool:
+    """Panel letters sit at a panel's top or bottom (corner, or centred under it); a glyph
+    in the middle third of the panel's height, near its left edge, is an axis title's."""
+    h, w = panel[3] - panel[1], panel[2] - panel[0]
+    cy = (label[1] + label[3]) / 2
+    return panel[1] + h / 3 < cy < panel[3] - h / 3 and label[0] - panel[0] < 0.1 * w
+
+
 def assign_labels_to_panels(panels: list[PixelBox], labels: list[PanelLabel], wanted: set[str]) -> dict[int, PanelLabel]:
     """Panel index -> the OCR label that names it. Only labels whose letter is one of
     ``wanted`` (lower-cased caption labels; any letter when empty) take part."""
     from scipy.optimize import linear_sum_assignment
 
-    cands = [l for l in labels if not wanted or l.text.lower() in wanted]
+    cands = [l for l in labels if (not wanted or l.text.lower() in wanted) and _letter_shaped(l.box)]
     # one reading per letter: keep the most confident
     best: dict[str, PanelLabel] = {}
     for l in cands:
         k = l.text.lower()
         if k not in best or l.score > best[k].score:
             best[k] = l
-    cands = list(best.values())
+    # a glyph of a rotated axis title ("Tail DNA", "Excess Deaths") is no label of any panel
+    cands = [l for l in best.values() if not any(_inside(l.box, p) and _mid_height(l.box, p) for p in panels)]
     if not cands or not panels:
         return {}
     cost = np.zeros((len(cands), len(panels)))
     for i, l in enumerate(cands):
         for j, p in enumerate(panels):
             side = max(p[2] - p[0], p[3] - p[1])
-            inside = l.box[0] >= p[0] - 2 and l.box[1] >= p[1] - 2 and l.box[2] <= p[2] + 2 and l.box[3] <= p[3] + 2
+            inside = _inside(l.box, p)
             # labels sit inside a panel or in the margin next to it; far away is no match
             cost[i, j] = 0.0 if inside else box_gap(l.box, p) / side + 0.05 - _convention_bonus(l.box, p)
     rows, cols = linear_sum_assignment(cost)
