@@ -25,7 +25,8 @@ import numpy as np
 
 from medfig.records import MedfigError
 from medfig.train.backbones import image_features, load_image_backbone, load_rgb, pooled_features, preprocess
-from medfig.train.common import cached_array, prepare_model_dir, progress_bar, resolve_device, save_weights, seed_everything
+from medfig.train.common import (cached_array, prepare_model_dir, progress_bar, resolve_device, save_weights,
+                                 seed_everything, single_thread)
 from medfig.train.data import TrainItem, load_items, require_splits, write_config
 
 THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.05, 0.96, 0.05))
@@ -147,6 +148,13 @@ def _fit_frozen(data, targets: np.ndarray, n_labels: int, rng, opts: ConceptOpti
     bar.close()
     x = torch.from_numpy(np.concatenate([feats["train"], mirrored])).to(device)
     y = torch.from_numpy(np.concatenate([targets, targets])).to(device)
+    with single_thread():
+        return _fit_head(feats, x, y, n_labels, rng, opts, device)
+
+
+def _fit_head(feats: dict, x, y, n_labels: int, rng, opts: ConceptOptions, device: str):
+    import torch
+
     head = _head(n_labels).to(device)
     optimiser = torch.optim.AdamW(head.parameters(), lr=opts.lr, weight_decay=1e-4)
     loss_fn = torch.nn.MultiLabelSoftMarginLoss()

@@ -25,7 +25,7 @@ import numpy as np
 from medfig.train.backbones import (IMAGE_FEATURES, TEXT_FEATURES, encode_texts, image_features, load_image_backbone,
                                     load_rgb, load_text_tower, preprocess, references_segment, text_features)
 from medfig.train.common import (cached_array, prepare_model_dir, progress_bar, resolve_device, save_weights,
-                                 seed_everything)
+                                 seed_everything, single_thread)
 from medfig.train.data import TrainData, load_items, mean_and_standard_error, require_splits, write_config
 
 KS = (1, 5, 10, 20)
@@ -121,7 +121,8 @@ def train_retrieval(release: str | Path, model_dir: str | Path, opts: RetrievalO
         rng = seed_everything(seed)
         if opts.frozen:
             heads = _Heads(opts.dim).module.to(device)
-            best = _fit_frozen(heads, feats, rng, opts, device, seed)
+            with single_thread():
+                best = _fit_frozen(heads, feats, rng, opts, device, seed)
         else:
             heads = _Heads(opts.dim, _towers()).module.to(device)
             best = _fit_end_to_end(heads, data, captions, references, rng, opts, device, seed)
