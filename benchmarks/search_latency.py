@@ -8,7 +8,13 @@ estimated from the measured encoding rate and printed as an estimate.
 Queries: inline-reference sentences of the corpus (figure mention cut out) and short keyword
 queries taken from captions. The process is pinned to one CPU and BLAS/torch to one thread.
 
+Cold CLI latency (issue 17): ``medfig search DATASET "lung cyst CT"`` run as a new process each
+time, as a user at a shell runs it (Python start, imports, opening the index, encoding the query,
+ranking, printing), fused and BM25-only, median of --cold-runs runs. Wall-clock seconds depend on what
+else the machine runs, so the CPU seconds the process used (user + system) are printed beside them.
+
     .venv/bin/python benchmarks/search_latency.py [--n 100000] [--queries 300] [--keep DIR]
+    .venv/bin/python benchmarks/search_latency.py --cold-only --dataset DIR   # cold CLI table only
 """
 
 from __future__ import annotations
@@ -53,13 +59,61 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
     return p(0.5), p(0.95), statistics.fmean(ordered)
 
 
+def cold_cli(dataset: Path, runs: int, query: str = "lung cyst CT") -> list[tuple[str, float, float, float]]:
+    """(mode, median wall s, median CPU s, max wall s) of `medfig search` in a fresh process per run."""
+    import resource
+    import subprocess
+
+    medfig = Path(sys.executable).with_name("medfig")
+    command = [str(medfig)] if medfig.is_file() else [sys.executable, "-m", "medfig.cli"]
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}  # as a user's shell has it
+    rows = []
+    for mode in ("fused", "bm25"):
+        walls, cpus = [], []
+        for _ in range(runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t = time.perf_counter()
+            done = subprocess.run([*command, "search", str(dataset), query, "--mode", mode], env=env,
+                                  capture_output=True, text=True)
+            walls.append(time.perf_counter() - t)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            if done.returncode != 0:
+                raise SystemExit(f"medfig search failed: {done.stderr.strip()}")
+        rows.append((mode, statistics.median(walls), statistics.median(cpus), max(walls)))
+    return rows
+
+
+def print_cold(dataset: Path, runs: int) -> None:
+    from medfig.search.encoder import onnx_export_present
+    from medfig.search.store import index_dir_for
+
+    rows = cold_cli(dataset, runs)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    encoder = "ONNX (onnxruntime)" if onnx_export_present(index_dir_for(dataset)) else "torch (no ONNX export)"
+    print(f"\nCold CLI search, `medfig search {dataset.name} \"lung cyst CT\"`, a new process per run, median of "
+          f"{runs} (query encoder: {encoder}; machine load average {load:.1f} on {os.cpu_count()} cores)")
+    print("| mode | median wall s | median CPU s (user+sys) | slowest wall s |")
+    print("|---|---|---|---|")
+    for mode, wall, cpu, worst in rows:
+        print(f"| {mode} | {wall:.2f} | {cpu:.2f} | {worst:.2f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=100_000, help="documents in the index (default 100000)")
     parser.add_argument("--queries", type=int, default=300, help="queries per kind (default 300)")
     parser.add_argument("--dataset", type=Path, help="a built dataset to replicate (default: build the shared corpus)")
     parser.add_argument("--keep", type=Path, help="keep the big index here (for benchmarks/search_pageload.py)")
+    parser.add_argument("--cold-runs", type=int, default=7, help="fresh-process CLI searches per mode (default 7)")
+    parser.add_argument("--cold-only", action="store_true",
+                        help="only the cold CLI table, on --dataset (indexed with `medfig index`)")
     args = parser.parse_args()
+    if args.cold_only:
+        if not args.dataset or not (args.dataset / "search" / "index.sqlite").is_file():
+            parser.error("--cold-only needs --dataset DIR with a search index (`medfig index DIR`)")
+        print_cold(args.dataset, args.cold_runs)
+        return 0
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     import torch
@@ -141,6 +195,8 @@ def main() -> int:
         print(f"| open index (load {report.documents:,} x 384 vectors) | {open_s:.2f} s |")
         print(f"| sentence-model encoding rate, 1 thread | {encode_rate:.1f} captions/s |")
         print(f"| estimate: encoding {args.n:,} distinct captions at that rate | {est_dense / 60:.0f} min |")
+        build_index(dataset, progress=False)  # the dataset's own index, as `medfig index` writes it
+        print_cold(dataset, args.cold_runs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
