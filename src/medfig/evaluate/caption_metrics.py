@@ -27,6 +27,7 @@ a predicted ID not in the gold file raises ``MedfigError`` (ImageCLEF rejects it
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import csv
 import io
@@ -148,6 +149,7 @@ def meteor_score(gts: dict[str, list[str]], res: dict[str, list[str]]) -> float 
     try:
         if _meteor_scorer is None:
             _meteor_scorer = Meteor()
+            atexit.register(close_meteor)
         score, _ = _meteor_scorer.compute_score(gts, res)
     except (OSError, ValueError) as exc:
         _meteor_scorer = None  # a dead process is not reused
@@ -155,6 +157,13 @@ def meteor_score(gts: dict[str, list[str]], res: dict[str, list[str]]) -> float 
                       stacklevel=3)
         return None
     return float(score)
+
+
+def close_meteor() -> None:
+    """Stop the shared METEOR process now. Registered with atexit: pycocoevalcap's ``__del__`` run
+    during interpreter shutdown would print a traceback (the signal module is already gone)."""
+    global _meteor_scorer
+    _meteor_scorer = None  # the last reference: CPython runs Meteor.__del__ here, while modules are alive
 
 
 def bertscore_model_dir() -> Path:
