@@ -1,10 +1,19 @@
 """Figure/table/caption extraction on eye-checked real biomedical PDFs: medfig vs. peers.
 
-    python benchmarks/figure_extraction.py [--gold benchmarks/gold/pdf_figures/gold.json]
-        [--only medfig,rapid-layout,...] [--skip-pymupdf4llm] [--no-heldout] [--per-paper] [--no-publishers]
+    python benchmarks/figure_extraction.py [--gold benchmarks/gold/pdf_figures/gold.json | --gold-set dev]
+        [--split all|development|heldout] [--only medfig,rapid-layout,...] [--skip-pymupdf4llm]
+        [--no-heldout] [--per-paper] [--no-publishers] [--cache DIR]
 
-One run, the same 34 PDFs (gold: 93 checked pages, 132 figures, 28 tables, 160 captions),
-every method timed over ALL pages of every PDF (the machine is shared: compare ratios):
+One run, the same PDFs for every method, each timed over ALL pages of every PDF (the machine
+is shared: compare ratios). Gold sets: ``pdf_figures`` (default; 34 PDFs, 93 checked pages,
+132 figures, 28 tables) and ``dev`` (``gold/pdf_figures_dev``: pmc_dev_corpus, 14 publishers,
+each paper tagged with its publisher and its split, development or held-out, from
+``benchmarks/heldout_publishers.json``). With the dev gold the per-publisher table comes in
+two blocks, development and held-out publishers, each with an ALL row: per method figure F1
+at IoU 0.8 and 0.9, caption accuracy (share of the figures boxed right at IoU 0.8 whose
+predicted caption's words match the article's XML caption, label included: Dice overlap of the
+word multisets >= 0.8, words after NFKC so ligatures count as letters) and table F1 at IoU
+0.8. ``--split`` scores one block only (the held-out block is meant to be looked at rarely).
 
 - medfig            ``medfig.pdf.extract_pdf``: layout detector on the pages holding a caption
 - medfig-cheap      ``use_layout=False``: captions + embedded images + vector clusters, no model
@@ -25,7 +34,8 @@ figures that carry a name and a caption (a figure is correct only with its capti
 and every unnamed box is a false positive even in its caption-only mode): methods that
 name no figure boxes (rapid-layout, embedded images, pymupdf4llm's picture boxes) are
 shown as "n/a" there. A per-publisher table (DeepFigures protocol, IoU 0.8) follows, one
-column group per method (--no-publishers to skip).
+column group per method (--no-publishers to skip). No peer is "pdffigures2-like" here:
+``medfig induce``'s whitespace bands are that, but they made the gold (README of the gold).
 
 Held-out rows (--no-heldout to skip): the 20 PubLayNet page images in
 ``../shared/data/figure_bbox_ground_truth/publaynet_examples`` (COCO boxes, 9 figures + 6
@@ -39,22 +49,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import re
+import time
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pdfplumber
 import pypdfium2 as pdfium
+from scipy.optimize import linear_sum_assignment
+from tqdm import tqdm
 
-from medfig.evaluate.figure_files import FigureBox, PaperFigures, load_figure_dir, normalise_type
+from medfig.evaluate.figure_files import FigureBox, PaperFigures, figure_number, load_figure_dir, normalise_type
 from medfig.evaluate.figures import BoxScore, FigureEvaluation, evaluate_papers, score_page
+from medfig.geometry import iou
 from medfig.pdf.extract import extract_pdf
 from medfig.pdf.layout import detect, get_detector
 
-from harness import DATA, PDF_GOLD, publisher_of_folder, publisher_table, run_peers
+from harness import DATA, GOLD, PDF_GOLD, PeerRun, format_table, publisher_of_folder, publisher_table, run_peers
 from scanned_pages import DEFAULT_DIR as PUBLAYNET
 from scanned_pages import load_gold as publaynet_gold
 
+GOLD_SETS = {"pdf_figures": PDF_GOLD, "dev": GOLD / "pdf_figures_dev" / "gold.json"}
+CAPTION_WORD_OVERLAP = 0.8  # the issue's bar: caption words match the article's caption
 NAMELESS = {"rapid-layout", "embedded-images", "pymupdf4llm"}
 _LABEL = re.compile(r"^\s*((?:supplementary\s+)?(?:fig(?:ure)?s?\.?|table|box|scheme|chart))\s*([A-Z]?\d+[A-Za-z]?)",
                     re.IGNORECASE)
@@ -179,6 +199,134 @@ def _deepfigures_f1(ev: FigureEvaluation):
     return score
 
 
+def _words(text: str) -> Counter:
+    """Lower-case words (runs of Unicode letters/digits, after NFKC: ligatures become letters)."""
+    return Counter(re.findall(r"\w+", unicodedata.normalize("NFKC", text or "").casefold()))
+
+
+def word_overlap(pred: str, gold: str) -> float:
+    """Dice overlap of the two captions' word multisets: 2 |common| / (|pred| + |gold|), so a caption
+    cut after its first line and one run on into the DOI line both score low."""
+    a, b = _words(pred), _words(gold)
+    n = sum(a.values()) + sum(b.values())
+    return 2 * sum((a & b).values()) / n if n else 0.0
+
+
+def xml_captions(folder: Path) -> dict[tuple[str, str], str]:
+    """(type, number) -> "label caption" of every figure and table of the article's JATS XML."""
+    from medfig.jats.parse import parse_jats
+    from medfig.sources import iter_sources
+
+    (source,) = list(iter_sources(folder))
+    with source.open() as package:
+        art = parse_jats(package.read_bytes(package.xml_name), key=folder.name, xml_file=package.xml_name)
+    out = {}
+    for fig_type, items in (("Figure", art.figures), ("Table", art.tables)):
+        for f in items:
+            if f.label:
+                out[(fig_type, figure_number(f.label) or f.label)] = f"{f.label} {f.caption}"
+    return out
+
+
+@dataclass
+class Counts:
+    """Figures (and tables) at IoU 0.8 / 0.9 and caption text accuracy over one group of papers."""
+
+    fig8: BoxScore = field(default_factory=lambda: BoxScore(0.8))
+    fig9: BoxScore = field(default_factory=lambda: BoxScore(0.9))
+    tab8: BoxScore = field(default_factory=lambda: BoxScore(0.8))
+    boxed: int = 0  # correctly boxed figures (IoU >= 0.8) whose gold has an XML caption
+    caption_ok: int = 0  # ... whose predicted caption has word overlap >= CAPTION_WORD_OVERLAP with it
+
+    def add(self, other: "Counts") -> None:
+        for a, b in ((self.fig8, other.fig8), (self.fig9, other.fig9), (self.tab8, other.tab8)):
+            a.add(b)
+        self.boxed += other.boxed
+        self.caption_ok += other.caption_ok
+
+
+def paper_counts(pred: PaperFigures, gold: PaperFigures, captions: dict) -> Counts:
+    """Per page, DeepFigures' Hungarian assignment (as ``score_page``); caption text of the figures it boxes right."""
+    c = Counts()
+    for page in sorted(gold.pages or {g.page for g in gold.items}):
+        for fig_type in ("Figure", "Table"):
+            p = [f for f in pred.items if f.page == page and f.box and f.fig_type == fig_type]
+            g = [f for f in gold.items if f.page == page and f.box and f.fig_type == fig_type]
+            as_dicts = lambda xs: [dict(box=f.box) for f in xs]  # noqa: E731
+            if fig_type == "Table":
+                c.tab8.add(score_page(as_dicts(p), as_dicts(g), 0.8))
+                continue
+            c.fig8.add(score_page(as_dicts(p), as_dicts(g), 0.8))
+            c.fig9.add(score_page(as_dicts(p), as_dicts(g), 0.9))
+            if not p or not g:
+                continue
+            m = np.array([[iou(a.box, b.box) for b in g] for a in p])
+            for i, j in zip(*linear_sum_assignment(-m)):
+                xml = captions.get((fig_type, g[j].number))
+                if m[i, j] >= 0.8 and xml:
+                    c.boxed += 1
+                    c.caption_ok += word_overlap(p[i].caption, xml) >= CAPTION_WORD_OVERLAP
+    return c
+
+
+def publisher_blocks(gold: dict[str, PaperFigures], gold_meta: dict[str, dict], runs: dict[str, dict]) -> str:
+    """Development and held-out publishers in two blocks (one row per publisher, then ALL), one
+    column group per method: figure F1 at IoU 0.8 and 0.9, caption accuracy (share of correctly
+    boxed figures whose caption words match the XML caption), table F1 at IoU 0.8."""
+    captions = {key: xml_captions((DATA / gold[key].pdf).parent) for key in gold}
+    counts = {name: {key: paper_counts(preds[key], gold[key], captions[key]) for key in gold} for name, preds in runs.items()}
+    out = []
+    for split in ("development", "heldout"):
+        keys = sorted(k for k in gold if gold_meta[k].get("split") == split)
+        if not keys:
+            out.append(f"\n{split} publishers: no checked papers scored (none in the gold file, or left out by --split)")
+            continue
+        by_pub: dict[str, list[str]] = {}
+        for k in keys:
+            by_pub.setdefault(gold_meta[k]["publisher"], []).append(k)
+        header = ["publisher", "papers", "figs", "tabs"] + [f"{n} {m}" for n in runs for m in ("f@.8", "f@.9", "cap", "t@.8")]
+        rows = []
+        for pub, ks in sorted(by_pub.items()) + [("ALL", keys)]:
+            n_fig = sum(1 for k in ks for f in gold[k].items if f.fig_type == "Figure")
+            n_tab = sum(1 for k in ks for f in gold[k].items if f.fig_type == "Table")
+            row = [pub, str(len(ks)), str(n_fig), str(n_tab)]
+            for name in runs:
+                total = Counts()
+                for k in ks:
+                    total.add(counts[name][k])
+                cap = "n/a" if name in NAMELESS else (f"{total.caption_ok / total.boxed:.3f}" if total.boxed else "-")
+                row += [_f1(total.fig8), _f1(total.fig9), cap, _f1(total.tab8)]
+            rows.append(row)
+        out.append(f"\n{split} publishers (DeepFigures protocol; cap = share of figures boxed right at IoU 0.8 whose "
+                   f"caption words match the XML caption, Dice >= {CAPTION_WORD_OVERLAP})\n" + format_table(header, rows))
+    return "\n".join(out)
+
+
+def _f1(s: BoxScore) -> str:
+    return f"{s.f1:.3f}" if s.n_gold or s.n_pred else "-"  # nothing to find, none found
+
+
+def cached_runs(cache: Path, methods: dict, keys: list[str], gold: dict) -> dict:
+    """``run_peers`` with each (method, paper) result pickled under ``cache``: outputs and the seconds they took."""
+    runs = {}
+    for name, fn in methods.items():
+        run = runs[name] = PeerRun({}, {})
+        folder = cache / re.sub(r"[^\w.-]", "_", name)
+        folder.mkdir(parents=True, exist_ok=True)
+        for key in tqdm(keys, desc=name, leave=False):
+            path = folder / f"{key}.pickle"
+            if path.exists():
+                run.outputs[key], run.seconds[key] = pickle.loads(path.read_bytes())
+                continue
+            t = time.perf_counter()
+            run.outputs[key] = fn(DATA / gold[key].pdf)
+            run.seconds[key] = time.perf_counter() - t
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(pickle.dumps((run.outputs[key], run.seconds[key])))
+            tmp.replace(path)
+    return runs
+
+
 def image_only_path() -> str | None:
     """medfig's scanned/image-only page function, if the extractor has one (else None)."""
     try:
@@ -190,16 +338,32 @@ def image_only_path() -> str | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gold", type=Path, default=PDF_GOLD)
+    ap.add_argument("--gold", type=Path, default=None, help=f"a gold.json (default: {PDF_GOLD})")
+    ap.add_argument("--gold-set", choices=sorted(GOLD_SETS), default=None,
+                    help="shorthand for --gold: dev = the cross-publisher gold of pmc_dev_corpus (gold/pdf_figures_dev)")
+    ap.add_argument("--split", choices=("all", "development", "heldout"), default="all",
+                    help="score only the papers of the development or held-out publishers (gold with publishers)")
     ap.add_argument("--only", default="", help="comma-separated method names")
     ap.add_argument("--skip-pymupdf4llm", action="store_true")
     ap.add_argument("--no-heldout", action="store_true")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="keep each method's output and time per PDF in this folder and reuse them (the same code "
+                         "only: delete the folder after a change), so a later run over more papers redoes only the new ones")
     ap.add_argument("--per-paper", action="store_true", help="also print medfig's per-paper table")
     ap.add_argument("--no-publishers", action="store_true", help="skip the per-publisher table")
     a = ap.parse_args()
-    gold, errors = load_figure_dir(a.gold)
+    if a.gold and a.gold_set:
+        raise SystemExit("give --gold or --gold-set, not both")
+    gold_path = a.gold or GOLD_SETS[a.gold_set or "pdf_figures"]
+    gold, errors = load_figure_dir(gold_path)
     if errors:
         raise SystemExit("\n".join(errors))
+    gold_meta = {p["key"]: p for p in json.loads(gold_path.read_text()).get("papers", [])}
+    with_splits = any("split" in m for m in gold_meta.values())
+    if a.split != "all":
+        if not with_splits:
+            raise SystemExit(f"{gold_path}: its papers carry no publisher split; --split needs the dev gold")
+        gold = {k: v for k, v in gold.items() if gold_meta[k].get("split") == a.split}
     get_detector()  # loaded once, outside the timings
     methods = {
         "medfig": run_medfig,
@@ -222,7 +386,10 @@ def main() -> None:
         methods = {k: v for k, v in methods.items() if k in a.only.split(",")}
     rows = []
     keys = sorted(gold)
-    runs = run_peers({name: (lambda key, fn=fn: fn(DATA / gold[key].pdf)) for name, fn in methods.items()}, keys)
+    if a.cache:
+        runs = cached_runs(a.cache, methods, keys, gold)
+    else:
+        runs = run_peers({name: (lambda key, fn=fn: fn(DATA / gold[key].pdf)) for name, fn in methods.items()}, keys)
     for name, run in runs.items():
         preds = {key: PaperFigures(key, run.outputs[key][0], pdf=str(DATA / gold[key].pdf)) for key in keys}
         pages = sum(run.outputs[key][1] for key in keys)
@@ -259,7 +426,10 @@ def main() -> None:
         f, t = ev8.overall["deepfigures"]["figures"], ev8.overall["deepfigures"]["tables"]
         print(f"{name:16s} figures P {f.precision:.3f} R {f.recall:.3f} ({f.correct}/{f.n_pred} pred, {f.n_gold} gold) | "
               f"tables P {t.precision:.3f} R {t.recall:.3f} ({t.correct}/{t.n_pred}, {t.n_gold})")
-    if not a.no_publishers:
+    if not a.no_publishers and with_splits:
+        print(publisher_blocks(gold, gold_meta, {name: {key: PaperFigures(key, run.outputs[key][0]) for key in keys}
+                                                 for name, run in runs.items()}))
+    elif not a.no_publishers:
         print("\nBy publisher: F1 at IoU 0.8, DeepFigures protocol (fig / tab / cap), pooled over each publisher's papers")
         print(publisher_table(keys, lambda key: publisher_of_folder((DATA / gold[key].pdf).parent),
                               {name: _deepfigures_f1(ev8) for name, ev8, _, _, _ in rows}, first="publisher (papers)"))
