@@ -196,9 +196,17 @@ def bertscore_f1(predictions: list[str], references: list[str], *, batch_size: i
     per_image = [1.0 if not p and not r else 0.0 for p, r in zip(predictions, references)]
     scored = [n for n, (p, r) in enumerate(zip(predictions, references)) if p and r]
     if scored:
+        from transformers.utils import logging as hf_logging
+
+        bars_were_on = hf_logging.is_progress_bar_enabled()
+        hf_logging.disable_progress_bar()  # its "Loading weights" bar would interleave with medfig's progress lines
         with contextlib.redirect_stdout(sys.stderr), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # transformers' notes about the pooling head bert_score does not use
-            scorer = BERTScorer(model_type=str(model_dir), num_layers=BERTSCORE_LAYER, batch_size=batch_size)
+            try:
+                scorer = BERTScorer(model_type=str(model_dir), num_layers=BERTSCORE_LAYER, batch_size=batch_size)
+            finally:
+                if bars_were_on:
+                    hf_logging.enable_progress_bar()
             for start in range(0, len(scored), BERTSCORE_CHUNK):
                 chunk = scored[start:start + BERTSCORE_CHUNK]
                 _, _, f1 = scorer.score([predictions[n] for n in chunk], [references[n] for n in chunk])
