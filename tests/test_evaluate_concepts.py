@@ -26,8 +26,8 @@ PRED = {"img1": frozenset({"C1", "C2", "C7"}), "img2": frozenset({"C4", "C1"})}
 # Manual concepts {C1, C4} (every CUI of the manual gold file); predictions restricted to them:
 #   img1 manual gold {C1}, pred {C1,C2,C7} -> {C1}:    1
 #   img2 manual gold {C4}, pred {C4,C1}    -> {C4,C1}: 2*1/(2+1) = 2/3
-#   img3 manual gold {},   no prediction   -> {}:      both empty: 1 (skipped with empty_gold="skip")
-#   f1_manual = (1 + 2/3 + 1) / 3 = 8/9;  skipping empty gold: (1 + 2/3) / 2 = 5/6
+#   img3 manual gold {},   no prediction:  no manual concept, left out (as ImageCLEF's secondary score)
+#   f1_manual = (1 + 2/3) / 2 = 5/6   (scoring img3 as "both empty = 1" would give 8/9)
 MANUAL = {"img1": frozenset({"C1"}), "img2": frozenset({"C4"}), "img3": frozenset()}
 
 
@@ -38,8 +38,20 @@ def test_hand_computed_three_images():
 
 def test_secondary_score_on_manual_concepts():
     scores = concept_scores(PRED, GOLD, MANUAL)
-    assert scores["f1_manual"] == pytest.approx(8 / 9, abs=1e-12)
+    assert scores["f1_manual"] == pytest.approx(5 / 6, abs=1e-12)
     assert concept_scores(PRED, GOLD, MANUAL, empty_gold="skip")["f1_manual"] == pytest.approx(5 / 6, abs=1e-12)
+    # the manual set can be given: with {C1} only, img2 drops out too (gold {C4} -> {}): img1 alone -> 1
+    assert concept_scores(PRED, GOLD, MANUAL, manual_cuis={"C1"})["f1_manual"] == 1.0
+    # a manual file without any concept: nothing to score
+    assert concept_scores(PRED, GOLD, {"img1": frozenset()})["f1_manual"] is None
+
+
+def test_predicting_no_manual_concept_scores_zero_not_the_share_of_empty_images():
+    # 3 of 4 images have no manual concept; a run that predicts none must not score 3/4
+    manual = {"a": frozenset({"C1"}), "b": frozenset(), "c": frozenset(), "d": frozenset()}
+    gold = {i: frozenset({"C9"}) | cuis for i, cuis in manual.items()}
+    pred = {i: frozenset({"C9"}) for i in manual}
+    assert concept_scores(pred, gold, manual)["f1_manual"] == 0.0
 
 
 def test_both_empty_scores_one_and_empty_gold_with_prediction_scores_zero():
@@ -110,7 +122,7 @@ def test_cli_json_and_table(tmp_path, capsys):
     manual = _write(tmp_path / "manual.csv", MANUAL)
     assert main(["evaluate", "concepts", pred, gold, "--manual", manual, "--json"]) == 0
     out, err = capsys.readouterr()
-    assert json.loads(out) == {"f1": pytest.approx(4 / 9), "f1_manual": pytest.approx(8 / 9), "images": 3}
+    assert json.loads(out) == {"f1": pytest.approx(4 / 9), "f1_manual": pytest.approx(5 / 6), "images": 3}
     assert "1 of 3 gold images have no prediction" in err
     assert main(["evaluate", "concepts", pred, gold]) == 0
     out, _ = capsys.readouterr()

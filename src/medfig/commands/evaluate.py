@@ -117,8 +117,9 @@ def _concepts_args(p: argparse.ArgumentParser) -> None:
                    help="gold manual concepts (test_concepts_manual.csv): adds ImageCLEF's secondary F1, "
                         "predictions restricted to the CUIs of this file")
     p.add_argument("--skip-empty-gold", action="store_true",
-                   help="leave gold images without any CUI out of the average, as ImageCLEF's evaluator does "
-                        "(default: they score 1 if the prediction is empty too, else 0)")
+                   help="primary F1: leave gold images without any CUI out of the average, as ImageCLEF's "
+                        "evaluator does (default: they score 1 if the prediction is empty too, else 0); the "
+                        "manual F1 always leaves out images without a manual concept, as ImageCLEF")
     p.add_argument("--json", action="store_true", help='print {"f1": ..., "f1_manual": ..., "images": N}')
 
 
@@ -149,8 +150,9 @@ def _concepts_run(args: argparse.Namespace) -> int:
         print("concept detection (ImageCLEF sample-averaged F1)")
         print(f"  images      {scores['images']}")
         print(f"  F1          {scores['f1']:.4f}")
-        if scores["f1_manual"] is not None:
-            print(f"  F1 manual   {scores['f1_manual']:.4f}")
+        if args.manual:
+            manual = scores["f1_manual"]
+            print(f"  F1 manual   {'n/a (no manual concept in the file)' if manual is None else f'{manual:.4f}'}")
     return 0
 
 

