@@ -95,6 +95,10 @@ def main() -> None:
                                  box=fix["box"] if "box" in fix else snap(DATA / induced["pdf"], fix["page"], fix["rough"]),
                                  caption_box=snap(DATA / induced["pdf"], fix["page"], fix["caption_rough"]), method="hand-snapped"))
         figs = [f for f in figs if f["page"] in pages]
+        for f in figs:  # a rough box that took in a frame around art and caption shows up here
+            b, c = f["box"], f["caption_box"]
+            if b and c and min(b[2], c[2]) - max(b[0], c[0]) > 1 and min(b[3], c[3]) - max(b[1], c[1]) > 1:
+                print(f"warning: {key} {f['name']} page {f['page']}: box {b} overlaps its caption box {c}")
         missing_box = [f["name"] for f in figs if not f["box"]]
         if missing_box:
             raise SystemExit(f"{key}: checked page has an entry without a box: {missing_box}")
