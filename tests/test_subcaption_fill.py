@@ -102,6 +102,19 @@ def test_enumerated_items_go_to_panels_in_reading_order():
     assert texts(caption, GRID4, [None] * 4) == ["wetlands", "dry grassland", "oak woods", "farmland"]
 
 
+def test_two_words_joined_by_and_are_not_a_list():
+    caption = "Average normalized mutual information between known and discovered community partitions."
+    assert enumerated_parts(caption, 2) is None
+    assert enumerated_parts("Scans of the knee: before surgery and after surgery.", 2) is not None
+
+
+def test_sentences_ending_on_their_letters_keep_their_words():
+    caption = ("There was no significant difference between the groups in their learning ability (a), "
+               "but the treated group spent less time in the target quadrant (b).")
+    got = texts(caption, ROW3[:2], ["a", "b"])
+    assert "no significant difference" in got[0]
+
+
 def test_prose_with_numbers_is_not_a_list():
     caption = ("Gene expression levels after exposure. The relative levels in the cells at 2, 4, 8, and 24 h "
                "were compared to unexposed cells, whose levels were defined as 1.0.")

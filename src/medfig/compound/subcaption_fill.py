@@ -68,7 +68,10 @@ def enumerated_parts(caption: str, n: int, body_start: int = 0) -> list[tuple[in
             items.append(_strip(caption, start + pos, start + s))
             pos = e
         items = [(x, y) for x, y in items if y > x]
-        listed = intro is not None or re.search(r"\b(?:and|or)\b", text) is not None
+        # two items need an introducing colon or dash ("known and discovered partitions" is
+        # no list); three or more need commas and a closing and/or, or the intro
+        commas = "," in text or ";" in text
+        listed = intro is not None or (n >= 3 and commas and re.search(r"\b(?:and|or)\b", text) is not None)
         if (len(items) == n and listed and all(len(caption[x:y].split()) <= 8 for x, y in items)
                 and not any(re.fullmatch(r"[\d.\s%]+\w{0,3}", caption[x:y]) for x, y in items)):
             return items
@@ -103,7 +106,12 @@ def _first_of_a_list(parsed: ParsedCaption, i: int) -> bool:
     for a, b in sentence_spans(caption, 0):
         if a <= parsed.markers[i].start < b:
             same = [m for m in parsed.markers if a <= m.start < b]
-            return len(same) >= 2 and same[0] is parsed.markers[i] and not any(m.leading for m in same)
+            if len(same) < 2 or same[0] is not parsed.markers[i] or any(m.leading for m in same):
+                return False
+            # a list of short parallel items ("Malawi (B), Zimbabwe (C), and Uganda (D)"), not
+            # sentences that each end on their letter ("... in their learning ability (a), ...")
+            between = [caption[x.end : y.start] for x, y in zip(same, same[1:])]
+            return all(len(re.findall(r"[^\W_]+", re.sub(r"\b(?:and|or)\b", " ", t))) <= 4 for t in between)
     return False
 
 
