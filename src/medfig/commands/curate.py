@@ -15,7 +15,7 @@ def run(args: argparse.Namespace) -> int:
     opts = CurateOptions(
         licence=args.licence, min_words=args.min_words, language_threshold=args.language_threshold,
         language=not args.no_language_filter, language_english_guard=args.language_english_guard, medical_filter=not args.no_medical_filter,
-        keywords_file=args.keywords, require_images=not args.allow_missing_images,
+        keywords_file=args.keywords, medical_second_chance=not args.no_image_second_chance, require_images=not args.allow_missing_images,
         duplicates=not args.no_duplicates, image_filter=args.image_filter, phash_threshold=args.phash_threshold,
         dhash_threshold=args.dhash_threshold, vocabulary=args.vocabulary, lexicon=args.lexicon,
         default_lexicon=not args.no_default_lexicon,
@@ -52,7 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--language-english-guard", type=_args.non_negative_int, default=0, metavar="N",
                    help="keep captions with >= N English function words even if detected non-English (off: 0)")
     p.add_argument("--no-medical-filter", action="store_true", help="keep figures without a medical keyword")
-    p.add_argument("--keywords", help="medical keyword file (one term per line) instead of the built-in list")
+    p.add_argument("--keywords", help="medical keyword file (one term per line) instead of MedICaT's list "
+                   "(appendix B, shipped)")
+    p.add_argument("--no-image-second-chance", action="store_true",
+                   help="keywords only: do not let the medical-image classifier keep figures without a keyword")
     p.add_argument("--allow-missing-images", action="store_true", help="keep figures that have no image file")
     p.add_argument("--no-duplicates", action="store_true", help="skip near-duplicate removal")
     p.add_argument("--phash-threshold", type=_args.hamming_64, default=6, help="max pHash Hamming distance (default 6)")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,7 @@ class CurateOptions:
     language_english_guard: int = 0
     medical_filter: bool = True
     keywords_file: str | None = None
+    medical_second_chance: bool = True  # keyword misses with an image: the shipped medical-image classifier
     require_images: bool = True
     duplicates: bool = True
     image_filter: str | None = None  # trained head from `medfig train image-filter`
@@ -103,7 +105,8 @@ def load_records(dataset: str | Path) -> tuple[list[Record], pa.Table]:
 def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = False) -> list[Step]:
     from medfig.curate.captions import CaptionCleaner, CaptionFilter, LanguageFilter
     from medfig.curate.images import RequireImageFilter
-    from medfig.curate.keywords import KeywordMatcher, MedicalKeywordFilter, load_keywords
+    from medfig.curate.keywords import ListKeywordMatcher, load_keywords, medicat_matcher
+    from medfig.curate.medical_filter import MedicalFilter
     from medfig.curate.licence import AttributionEnricher, LicenceFilter
 
     steps: list[Step] = [LicenceFilter(opts.licence), AttributionEnricher(), CaptionCleaner(),
@@ -111,8 +114,9 @@ def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = Fal
     if opts.language:
         steps.append(LanguageFilter(opts.language_threshold, english_guard=opts.language_english_guard))
     if opts.medical_filter:
-        matcher = KeywordMatcher(load_keywords(opts.keywords_file)) if opts.keywords_file else KeywordMatcher()
-        steps.append(MedicalKeywordFilter(matcher))
+        # MedICaT's list (appendix B) unless the user gives one; both matched by the same rules
+        matcher = ListKeywordMatcher(load_keywords(opts.keywords_file)) if opts.keywords_file else medicat_matcher()
+        steps.append(MedicalFilter(matcher, dataset, second_chance=opts.medical_second_chance))
     if opts.require_images:
         steps.append(RequireImageFilter())
     if opts.min_panel_confidence is not None:
@@ -220,10 +224,12 @@ def _curate_locked(root: Path, out: Path, opts: CurateOptions, steps: list[Step]
         "steps": {st.name: st.as_dict() for st in stats},
     }
     if kept and "split" in kept[0]:
-        from collections import Counter
-
         report.extra["splits"] = dict(Counter(r.get("split") for r in kept))
         summary["splits"] = report.extra["splits"]
+    by_medical = Counter(r.get("medical_by") for r in kept if r.get("medical_by"))
+    if by_medical:
+        report.extra["medical kept by"] = ", ".join(f"{k} {v}" for k, v in sorted(by_medical.items()))
+        summary["medical_kept_by"] = dict(sorted(by_medical.items()))
     from medfig.curate.warnings import release_warnings
 
     report.warnings = release_warnings(kept, vocabulary=opts.vocabulary, splits=tuple(opts.splits),
