@@ -167,3 +167,19 @@ def test_glyphs_of_rotated_axis_titles_name_no_panel(key):
     fig = next(f for f in json.loads(GOLD.read_text())["figures"] if f["figure_key"] == key)
     result = analyze_compound(load_image(fig["source"]), fig["caption"], boxes=[s["box"] for s in fig["subfigures"]])
     assert [s.label for s in result.subfigures] == [s["label"] for s in fig["subfigures"]]
+
+
+def test_every_panel_of_every_described_dev_gold_figure_gets_text():
+    """Text side of the guarantee on all development-publisher gold figures whose caption
+    names or lists its panels: with the gold panels and the letters printed in them as the
+    aligner's input, no panel is left without a subcaption."""
+    figures = [f for f in json.loads(GOLD.read_text())["figures"]
+               if f["split"] == "dev" and f["compound"] and any(s["subcaption"] for s in f["subfigures"])]
+    assert len(figures) >= 30
+    empty = []
+    for fig in figures:
+        parsed = parse_subcaptions(fig["caption"])
+        labels = [s["label"] if parsed.get(s["label"] or "") else None for s in fig["subfigures"]]
+        _, subs = subcaptions_for([s["box"] for s in fig["subfigures"]], labels, parsed)
+        empty += [(fig["figure_key"], i) for i, s in enumerate(subs) if s is None or not s.text.strip()]
+    assert empty == []
