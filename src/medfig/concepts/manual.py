@@ -5,8 +5,8 @@ X-ray images, a body region (IRMA code's anatomy axis, 8 classes) and a
 projection direction. medfig derives them from the caption with ordered rules;
 each class carries the CUI ROCOv2 uses.
 
-Modality decisions (checked against ROCO's own modality CUIs, see
-benchmarks/curate_modality.py):
+Modality decisions (the rules live in :mod:`medfig.text.modality`, the one modality function that
+search and curation share; checked against ROCO's own modality CUIs, see benchmarks/curate_modality.py):
 - combined modalities (PET/CT, SPECT/CT, PET/MRI) win over their parts;
 - CT/MR angiography ("CTA", "MRA", "CT angiogram") is *angiography*, as ROCO codes it;
 - otherwise the modality named first in the caption wins ("MRI ... compared with
@@ -37,7 +37,7 @@ MODALITY_CUI = {
 _I = re.IGNORECASE
 # The modality vocabulary and rules live in medfig.text.modality, shared with search and the exports
 # (one function, one spelling per class); re-exported here for the concept code that reads them.
-from medfig.text.modality import (  # noqa: E402
+from medfig.text.modality import (  # noqa: E402, F401  (re-exported for the concept code)
     IMPLIED_MODALITY_RULES, MODALITY_RULES, NOT_RADIOLOGY, RADIOLOGY_KEYS, modality_key)
 
 

@@ -137,17 +137,64 @@ def query_encoder(index_dir: Path | None):
     return get_encoder()
 
 
-def export_query_encoder(index_dir: Path) -> str:
-    """Write the ONNX query encoder into ``index_dir`` (once; a valid export is kept). Returns a note.
+def _valid_export(folder: Path) -> bool:
+    if not onnx_export_present(folder):
+        return False
+    meta = json.loads((folder / ONNX_META).read_text())
+    return meta.get("model") == MODEL_NAME and meta.get("max_tokens") == MAX_TOKENS and bool(meta.get("optimised"))
 
-    Needs torch and the ``onnx`` package (export time only). The export is accepted only when its
-    vectors match torch's to MIN_PROBE_COSINE on PROBES; otherwise nothing is written and search keeps
-    using torch."""
+
+def _cache_dir() -> Path:
+    """Where one export serves every index of this user (``$XDG_CACHE_HOME/medfig``), per model and runtime."""
+    import onnxruntime
+
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "medfig" / f"query-encoder-minilm-l6-v2-ort{onnxruntime.__version__}"
+
+
+def _place(source: Path, index_dir: Path) -> None:
+    """The cached export's files into the index folder: hard links when on one file system, else copies;
+    each lands under a temporary name first, then is renamed (atomic)."""
+    import shutil
+
+    for name in (ONNX_FILE, TOKENIZER_FILE, ONNX_META):
+        temp = index_dir / f".{name}.tmp"
+        temp.unlink(missing_ok=True)
+        try:
+            os.link(source / name, temp)
+        except OSError:
+            shutil.copyfile(source / name, temp)
+        temp.replace(index_dir / name)
+
+
+def export_query_encoder(index_dir: Path) -> str:
+    """Put the ONNX query encoder into ``index_dir`` (once; a valid one is kept). Returns a note.
+
+    The export is made once per user and model (:func:`_cache_dir`) and linked into each index. It
+    needs torch and the ``onnx`` package (index time only), and is accepted only when its vectors
+    match torch's to MIN_PROBE_COSINE on PROBES; otherwise nothing is written and search uses torch."""
     index_dir = Path(index_dir)
-    if onnx_export_present(index_dir):
-        meta = json.loads((index_dir / ONNX_META).read_text())
-        if meta.get("model") == MODEL_NAME and meta.get("max_tokens") == MAX_TOKENS and meta.get("optimised"):
-            return ""
+    if _valid_export(index_dir):
+        return ""
+    from importlib.util import find_spec
+
+    if find_spec("onnxruntime") and find_spec("tokenizers"):
+        cache = _cache_dir()
+        if _valid_export(cache):
+            _place(cache, index_dir)
+            return "fast query encoder (ONNX) linked from the cache"
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+            note = _export(cache)
+        except OSError:  # no writable cache: export straight into the index
+            return _export(index_dir)
+        if _valid_export(cache):
+            _place(cache, index_dir)
+        return note
+    return _export(index_dir)
+
+
+def _export(index_dir: Path) -> str:
     from importlib.util import find_spec
 
     missing = [m for m in ("onnx", "onnxruntime", "tokenizers") if find_spec(m) is None]

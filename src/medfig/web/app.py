@@ -261,7 +261,7 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         candidates = [path] if path.is_absolute() else [root / path, Path.cwd() / path]
         return next((c for c in candidates if c.is_file()), None)
 
-    def attachment(path_or_name, doc, suffix: str) -> dict[str, str]:
+    def attachment(doc, suffix: str) -> dict[str, str]:
         name = f"{doc.article_key}_{doc.doc_key.split('/', 1)[1].replace('#', '_')}{suffix}"
         safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in name)
         return {"Content-Disposition": f'attachment; filename="{safe}"'}
@@ -271,7 +271,7 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         path = safe_dataset_file(root, doc.image_path) if doc else None
         if path is None:
             return Response("no image", status_code=404, media_type="text/plain")
-        headers = attachment(path, doc, path.suffix.lower()) if request.query_params.get("download") else None
+        headers = attachment(doc, path.suffix.lower()) if request.query_params.get("download") else None
         return FileResponse(path, media_type=MEDIA_TYPES[path.suffix.lower()], headers=headers)
 
     def article_pdf(request: Request) -> Response:
@@ -289,16 +289,16 @@ def create_app(dataset: str | Path, index_dir: str | Path | None = None, *, warm
         crop = safe_dataset_file(root, doc.crop_path)
         if crop is not None:
             return FileResponse(crop, media_type=MEDIA_TYPES[crop.suffix.lower()],
-                                headers=attachment(crop, doc, crop.suffix.lower()) if download else None)
+                                headers=attachment(doc, crop.suffix.lower()) if download else None)
         image = safe_dataset_file(root, doc.image_path)
         if image is None:
             return Response("no image", status_code=404, media_type="text/plain")
         if not doc.box_px:
             return FileResponse(image, media_type=MEDIA_TYPES[image.suffix.lower()],
-                                headers=attachment(image, doc, image.suffix.lower()) if download else None)
+                                headers=attachment(doc, image.suffix.lower()) if download else None)
         try:
             return Response(crop_png(image, tuple(doc.box_px), full_size=download), media_type="image/png",
-                            headers=attachment(image, doc, ".png") if download else None)
+                            headers=attachment(doc, ".png") if download else None)
         except (ValueError, OSError) as exc:
             return Response(f"cannot crop: {exc}", status_code=404, media_type="text/plain")
 
