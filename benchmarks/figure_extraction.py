@@ -66,6 +66,7 @@ from tqdm import tqdm
 from medfig.evaluate.figure_files import FigureBox, PaperFigures, figure_number, load_figure_dir, normalise_type
 from medfig.evaluate.figures import BoxScore, FigureEvaluation, evaluate_papers, score_page
 from medfig.geometry import iou
+from medfig.io import atomic_write_bytes
 from medfig.pdf.extract import extract_pdf
 from medfig.pdf.layout import detect, get_detector
 
@@ -75,6 +76,7 @@ from scanned_pages import load_gold as publaynet_gold
 
 GOLD_SETS = {"pdf_figures": PDF_GOLD, "dev": GOLD / "pdf_figures_dev" / "gold.json"}
 CAPTION_WORD_OVERLAP = 0.8  # the bar: caption words match the article's caption
+SHORT = {"medfig-cheap": "cheap", "rapid-layout": "rapid", "embedded-images": "images", "pymupdf4llm": "pymupdf"}
 NAMELESS = {"rapid-layout", "embedded-images", "pymupdf4llm"}
 _LABEL = re.compile(r"^\s*((?:supplementary\s+)?(?:fig(?:ure)?s?\.?|table|box|scheme|chart))\s*([A-Z]?\d+[A-Za-z]?)",
                     re.IGNORECASE)
@@ -194,7 +196,7 @@ def _deepfigures_f1(ev: FigureEvaluation):
             pooled = BoxScore(ev.threshold)
             for key in keys:
                 pooled.add(by_key[key][category])
-            out[short] = f"{pooled.f1:.3f}" if pooled.n_gold or pooled.n_pred else "-"  # nothing to find, none found
+            out[short] = _f1(pooled)
         return out
     return score
 
@@ -284,7 +286,7 @@ def publisher_blocks(gold: dict[str, PaperFigures], gold_meta: dict[str, dict], 
         by_pub: dict[str, list[str]] = {}
         for k in keys:
             by_pub.setdefault(gold_meta[k]["publisher"], []).append(k)
-        header = ["publisher", "papers", "figs", "tabs"] + [f"{n} {m}" for n in runs for m in ("f@.8", "f@.9", "cap", "t@.8")]
+        header = ["publisher", "papers", "figs", "tabs"] + [f"{SHORT.get(n, n)} {m}" for n in runs for m in ("f.8", "f.9", "cap", "t.8")]
         rows = []
         for pub, ks in sorted(by_pub.items()) + [("ALL", keys)]:
             n_fig = sum(1 for k in ks for f in gold[k].items if f.fig_type == "Figure")
@@ -297,8 +299,9 @@ def publisher_blocks(gold: dict[str, PaperFigures], gold_meta: dict[str, dict], 
                 cap = "n/a" if name in NAMELESS else (f"{total.caption_ok / total.boxed:.3f}" if total.boxed else "-")
                 row += [_f1(total.fig8), _f1(total.fig9), cap, _f1(total.tab8)]
             rows.append(row)
-        out.append(f"\n{split} publishers (DeepFigures protocol; cap = share of figures boxed right at IoU 0.8 whose "
-                   f"caption words match the XML caption, Dice >= {CAPTION_WORD_OVERLAP})\n" + format_table(header, rows))
+        out.append(f"\n{split} publishers (DeepFigures protocol; f.8/f.9 = figure F1 at IoU 0.8/0.9, t.8 = table F1 at "
+                   f"IoU 0.8, cap = share of figures boxed right at IoU 0.8 whose caption words match the XML caption, "
+                   f"Dice >= {CAPTION_WORD_OVERLAP})\n" + format_table(header, rows))
     return "\n".join(out)
 
 
@@ -321,9 +324,7 @@ def cached_runs(cache: Path, methods: dict, keys: list[str], gold: dict) -> dict
             t = time.perf_counter()
             run.outputs[key] = fn(DATA / gold[key].pdf)
             run.seconds[key] = time.perf_counter() - t
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(pickle.dumps((run.outputs[key], run.seconds[key])))
-            tmp.replace(path)
+            atomic_write_bytes(path, pickle.dumps((run.outputs[key], run.seconds[key])))
     return runs
 
 
