@@ -96,14 +96,17 @@ def load_language_model(device: str, path: str | Path | None = None):
         if not (cache / "config.json").is_file():
             tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
             model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, torch_dtype=torch.float32)
+            temp = None
             try:  # written beside, then renamed: a killed run never leaves half a model folder
                 cache.parent.mkdir(parents=True, exist_ok=True)
                 temp = Path(tempfile.mkdtemp(dir=cache.parent, prefix=".converting-"))
                 tokenizer.save_pretrained(temp)
                 model.save_pretrained(temp)
                 temp.rename(cache)
-            except OSError:  # no writable cache: fine, the next run converts again
-                shutil.rmtree(temp, ignore_errors=True)
+            except (OSError, ValueError):  # no writable cache, or a transformers that will not save a
+                # GGUF-loaded model (5.x): fine, the next run converts again
+                if temp is not None:
+                    shutil.rmtree(temp, ignore_errors=True)
             return tokenizer, model.to(device)
         path = cache
     path = Path(path)
