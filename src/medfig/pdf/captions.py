@@ -180,6 +180,14 @@ def find_captions(page: PageData) -> list[PdfCaption]:
     return captions
 
 
+_CONTINUED = re.compile(r"^\W*(continued|cont(?:'d|\.)?)\W*$", re.IGNORECASE)
+
+
+def _is_continuation(caption: PdfCaption) -> bool:
+    """"Fig. 1. (continued)", "Table 2 (cont.)": the rest of a figure or table started on an earlier page."""
+    return bool(_CONTINUED.match(caption.text[len(caption.label):]))
+
+
 def dedupe_captions(captions: list[PdfCaption]) -> list[PdfCaption]:
     """One caption per name per document: the most caption-like start wins (ties: first).
 
@@ -189,7 +197,8 @@ def dedupe_captions(captions: list[PdfCaption]) -> list[PdfCaption]:
     best: dict[str, PdfCaption] = {}
     for cap in captions:
         kept = best.get(cap.name)
-        if kept is None or cap.score > kept.score:
+        # a "(continued)" caption never displaces the caption that starts the figure or table
+        if kept is None or (_is_continuation(kept), cap.score) > (_is_continuation(cap), kept.score):
             best[cap.name] = cap
     keep = {id(c) for c in best.values()}
     return [c for c in captions if id(c) in keep]

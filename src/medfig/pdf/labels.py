@@ -8,6 +8,11 @@ the name), ``S1``, roman ``IV``; prefixes ``Supplementary``/``Supplemental``/``S
 draw no space glyphs give ``Figure1:``; the grammar allows it. What follows the number
 decides caption or mention (:func:`parse_label`): a delimiter (``.`` ``:`` ``|`` dash),
 nothing (the label alone on its line) or a capitalised word right after a bold label.
+The kind word may be Portuguese, Spanish, French or German (``Figura``, ``Tabela``,
+``Tabla``, ``Tableau``, ``Abbildung``/``Abb.``): SciELO and European journals print them.
+An article with a single figure may print no number at all (``FIGURE.`` in MMWR,
+``Figure:`` in The Lancet): a full kind word followed by a delimiter and more text is a
+label named ``Figure`` (number ""), which matches the XML's unnumbered label.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_KIND = r"(?P<kind>figures?|figs?\.?|table|box|scheme|chart|plate)"
+_KIND = r"(?P<kind>figures?|figs?\.?|figuras?|table|tabela|tabla|tableau|abbildung|abb\.|box|scheme|chart|plate)"
 _PREFIX = r"(?P<prefix>(?:supplementa(?:ry|l)|suppl\.?|extended\s*data|appendix\s*\d+\s*[—–-])\s*)?"
 _NUMBER = r"(?P<num>S?\d{1,3}(?![\d,])|[IVX]{1,5}\b)(?P<panel>[A-Za-z](?![A-Za-z]))?"
 _SUPPLEMENT = r"(?P<supp>\s*[—–-]\s*figure\s*supplement\s*(?P<suppnum>\d{1,3}))?"
@@ -23,9 +28,13 @@ _LABEL = re.compile(r"^\s*" + _PREFIX + _KIND + r"\s*" + _NUMBER + _SUPPLEMENT, 
 # After the number: "." ":" "|" or a dash, then a space/end (not "1.5" and not "2—Source data 1").
 _DELIM = re.compile(r"^\s*(?P<d>[.:|]|[—–-](?!\s*(?:source|video|figure)))(?!\d)")
 _NOT_A_FIGURE = re.compile(r"^\s*[—–-]?\s*(source\s*(data|code)|video|audio|animation)", re.IGNORECASE)
+_UNNUMBERED = re.compile(r"^\s*(?P<kind>figure|figura|table|tabela|tabla|tableau|abbildung)\s*(?P<d>[.:|]|[—–])\s*(?=\w|$)",
+                         re.IGNORECASE)
 _MENTION_FOLLOWERS = re.compile(r"^\s*[),;\]]|^\s*(and|or|to|&)\b|^\s*[–-]\s*\d", re.IGNORECASE)
 
 KINDS = {"fig": "figure", "figs": "figure", "figure": "figure", "figures": "figure", "table": "table",
+         "figura": "figure", "figuras": "figure", "abbildung": "figure", "abb": "figure",
+         "tabela": "table", "tabla": "table", "tableau": "table",
          "box": "box", "scheme": "scheme", "chart": "chart", "plate": "plate"}
 
 
@@ -57,7 +66,7 @@ def parse_label(text: str) -> Label | None:
     """
     m = _LABEL.match(text)
     if not m:
-        return None
+        return _unnumbered(text)
     kind_word = m.group("kind").lower().rstrip(".")
     kind = KINDS.get(kind_word)
     if kind is None:
@@ -67,7 +76,7 @@ def parse_label(text: str) -> Label | None:
         return None
     if re.match(r"^[.,]\d", rest):
         return None  # "Figure 1.5 times": a decimal, not a label
-    if kind_word in ("figs", "figures"):
+    if kind_word in ("figs", "figures", "figuras"):
         return None  # "Figs. 2 and 3" is always a mention
     num = m.group("num")
     supplementary = bool(m.group("prefix")) or num.upper().startswith("S")
@@ -88,3 +97,13 @@ def parse_label(text: str) -> Label | None:
         name = f"Extended Data {name}"
     return Label(kind=kind, number=number, name=name, printed=printed, delimiter=delimiter,
                  rest=rest.strip(), supplementary=supplementary)
+
+
+def _unnumbered(text: str) -> Label | None:
+    """"FIGURE. Percentage of ...", "Figure: Trial profile": a label with no number."""
+    m = _UNNUMBERED.match(text)
+    if not m:
+        return None
+    kind = KINDS[m.group("kind").lower()]
+    return Label(kind=kind, number="", name=kind.capitalize(), printed=text[: m.end()].strip(),
+                 delimiter=m.group("d"), rest=text[m.end():].strip(), supplementary=False)

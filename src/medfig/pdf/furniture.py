@@ -1,0 +1,45 @@
+"""Page furniture: what the publisher draws at the same place on many pages.
+
+Header bars, page-edge stripes, rules under the running head and logos are drawn at the same
+position on most pages of an article; no figure is. Taken as art, they pull a figure region up
+into the running head or across the whole page width. A drawn object whose box (rounded to a
+point) recurs on at least ``MIN_PAGES`` pages and on at least ``MIN_SHARE`` of the article's
+pages is furniture and is left out of region finding. The evidence is the document's own
+repetition, so it holds for any publisher's template. Page-size images (a scanned page) are
+never furniture: they are the page.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from medfig.pdf.types import PageData
+
+MIN_PAGES = 3
+MIN_SHARE = 0.4
+
+
+def _key(box) -> tuple[int, int, int, int]:
+    return tuple(round(v) for v in box)  # type: ignore[return-value]
+
+
+def drop_page_furniture(pages: list[PageData]) -> int:
+    """Remove recurring drawn objects from every page's ``graphics``; returns how many were removed."""
+    readable = [p for p in pages if p.width > 0]
+    if len(readable) < MIN_PAGES:
+        return 0
+    seen = Counter(key for page in readable for key in {_key(g.box) for g in page.graphics})
+    needed = max(MIN_PAGES, MIN_SHARE * len(readable))
+    removed = 0
+    for page in readable:
+        page_area = page.width * page.height
+        keep = []
+        for g in page.graphics:
+            box = g.box
+            full_page_image = g.kind == "image" and (box[2] - box[0]) * (box[3] - box[1]) > 0.5 * page_area
+            if seen[_key(box)] >= needed and not full_page_image:
+                removed += 1
+                continue
+            keep.append(g)
+        page.graphics = keep
+    return removed

@@ -1,0 +1,73 @@
+"""Figure extraction from the page's and document's own evidence (issue 15): unnumbered and
+non-English caption labels, "(continued)" captions, and page furniture (header bars, page-edge
+stripes) that must never become part of a figure."""
+
+from __future__ import annotations
+
+import pdfplumber
+
+from medfig.pdf.captions import dedupe_captions
+from medfig.pdf.extract import extract_pdf
+from medfig.pdf.furniture import drop_page_furniture
+from medfig.pdf.labels import parse_label
+from medfig.pdf.locate import label_key
+from medfig.pdf.types import Graphic, PageData, PdfCaption
+
+
+def test_unnumbered_and_non_english_labels():
+    for text, name, rest in [("FIGURE. Percentage of persons", "Figure", "Percentage of persons"),
+                             ("Figure: Trial profile", "Figure", "Trial profile"),
+                             ("Figura 2. Mapa do Brasil", "Figure 2", "Mapa do Brasil"),
+                             ("Tabela 1 - Dados gerais", "Table 1", "Dados gerais"),
+                             ("Tabla 3. Resultados", "Table 3", "Resultados")]:
+        label = parse_label(text)
+        assert label is not None and (label.name, label.rest) == (name, rest), text
+    for mention in ("Figure shows the trend", "Figuras 2 e 3 mostram", "Figures 2 and 3", "FIGURE"):
+        assert parse_label(mention) is None, mention
+    # the XML's unnumbered label and the printed one find each other
+    assert label_key("FIGURE") == label_key("Figure:") == ("figure", "Figure")
+
+
+def _caption(page, text, score):
+    return PdfCaption(name="Figure 1", fig_type="Figure", kind="figure", number="1", label="Fig. 1.", page=page,
+                      box_pt=(50, 600, 500, 620), text=text, score=score)
+
+
+def test_a_continued_caption_never_displaces_the_first_one():
+    first = _caption(2, "Fig. 1. Gene expression levels in fibroblast cells.", 3.0)
+    continued = [_caption(3, "Fig. 1. (continued)", 5.0), _caption(4, "Fig. 1. (continued)", 5.0)]
+    assert dedupe_captions([first, *continued]) == [first]
+    assert dedupe_captions([*continued, first]) == [first]
+
+
+def _page(index, graphics):
+    return PageData(index=index, width=595.0, height=842.0, graphics=list(graphics))
+
+
+def test_objects_drawn_at_one_place_on_most_pages_are_furniture():
+    header_bar = Graphic("path", (42.0, 20.0, 553.0, 38.0))
+    edge_stripe = Graphic("path", (0.0, 0.0, 12.0, 842.0))
+    scan = Graphic("image", (0.0, 0.0, 595.0, 842.0))
+    pages = [_page(i, [header_bar, edge_stripe, scan, Graphic("image", (60.0, 100.0 + i, 300.0, 400.0 + i))])
+             for i in range(5)]
+    assert drop_page_furniture(pages) == 10
+    for page in pages:
+        assert [g.box for g in page.graphics] == [scan.box, (60.0, 100.0 + page.index, 300.0, 400.0 + page.index)]
+    # two pages are not evidence of a template
+    short = [_page(i, [header_bar]) for i in range(2)]
+    assert drop_page_furniture(short) == 0 and all(p.graphics for p in short)
+
+
+def test_header_bar_is_not_taken_into_a_figure(data_dir):
+    # BMJ Global Health draws a coloured bar across the top of every page; the detector's region
+    # for a right-column figure was snapped to it and spanned both columns (IoU 0.44)
+    pdf = next((data_dir / "pmc_dev_corpus" / "bmj_PMC7412619").glob("*.pdf"))
+    figures = {f.name: f for f in extract_pdf(pdf.read_bytes(), name=pdf.name).figures}
+    with pdfplumber.open(pdf) as plumber:
+        page = plumber.pages[3]
+        chart = [o for o in page.images if o["x0"] > page.width / 2]  # the two plots, one raster
+    fig2 = figures["Figure 2"]
+    assert fig2.page == 3 and chart
+    assert fig2.box_pt[0] > page.width / 2 - 10  # right column only
+    assert fig2.box_pt[1] > 40  # below the header bar
+    assert all(fig2.box_pt[0] <= o["x0"] + 1 and o["x1"] <= fig2.box_pt[2] + 1 for o in chart)
