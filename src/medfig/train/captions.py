@@ -95,7 +95,7 @@ def load_language_model(device: str, path: str | Path | None = None):
         cache = _converted_cache(name)
         if not (cache / "config.json").is_file():
             tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
-            model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, torch_dtype=torch.float32)
+            model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
             temp = None
             try:  # written beside, then renamed: a killed run never leaves half a model folder
                 cache.parent.mkdir(parents=True, exist_ok=True)
@@ -113,7 +113,7 @@ def load_language_model(device: str, path: str | Path | None = None):
     if not (path / "config.json").is_file():
         raise MedfigError(f"{path}: not a transformers model folder (no config.json)")
     tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, torch_dtype=torch.float32)
+    model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=torch.float32)
     return tokenizer, model.to(device)
 
 
