@@ -169,3 +169,5 @@ class Subfigure:
     subcaption_spans: list[tuple[int, int]] = field(default_factory=list)
     inline_refs: list[InlineRef] = field(default_factory=list)  # sentences citing this panel
     crop_file: str | None = None  # relative to the dataset folder, set when the crop is written
+    # calibrated probability that this panel is right (medfig.compound.confidence); None without a model
+    confidence: float | None = None

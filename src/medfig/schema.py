@@ -19,7 +19,7 @@ import pyarrow as pa
 
 # Bumped when a table's columns change meaning or name: a dataset written with another
 # version is rebuilt by the next `medfig build` rather than mixed (it is in the build fingerprint).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: subfigures.confidence
 
 INLINE_REF = pa.struct(
     [
@@ -122,6 +122,7 @@ SUBFIGURES = pa.schema(
         ("subcaption_spans", pa.list_(pa.list_(pa.int32(), 2))),  # [start, end) offsets into the caption
         ("crop_path", pa.string()),  # relative to the dataset folder
         ("inline_refs", pa.list_(INLINE_REF)),  # sentences citing this panel
+        ("confidence", pa.float32()),  # calibrated probability that the panel is right (null: no model)
     ]
 )
 

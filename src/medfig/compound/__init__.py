@@ -159,6 +159,8 @@ def analyze_compound(
                                         layout.width, layout.height))
         for s in subfigures
     ]
+    for sub, confidence in zip(subfigures, confidences):
+        sub.confidence = confidence
     known = [c for c in confidences if c is not None]
     figure = round(sum(known) / len(known), 4) if known else None
     return CompoundResult(True, subfigures, layout, ocr, parsed, figure, confidences)

@@ -4,7 +4,8 @@ Columns (boxes in pixels of the stored figure image, origin top-left, ``[x0, y0,
 subcaption spans are ``[start, end)`` character offsets into the figure's caption):
 article_key, figure_id, label, label_source, box_px, score, subcaption, subcaption_spans,
 crop_path (relative to the dataset folder), inline_refs (the sentences citing this panel,
-same struct as figures.parquet's inline_refs).
+same struct as figures.parquet's inline_refs), confidence (calibrated probability that the
+panel is right, :mod:`medfig.compound.confidence`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def subfigure_rows(article_key: str, subfigures: list[Subfigure]) -> list[dict]:
             "subcaption": s.subcaption,
             "subcaption_spans": [[int(a), int(b)] for a, b in s.subcaption_spans],
             "crop_path": s.crop_file,
+            "confidence": None if s.confidence is None else float(s.confidence),
             "inline_refs": [
                 {
                     "sentence": r.sentence,
