@@ -49,7 +49,7 @@ MEDICAL_TERMS: tuple[str, ...] = (
     # radiology
     "computed tomograph*", "computerized tomograph*", "computerised tomograph*", "tomograph*", "tomogram*",
     "magnetic resonance", "mr imag*", "mr image*", "x-ray*", "xray*", "x ray*", "radiograph*", "roentgen*",
-    "radiolog*", "angiogra*", "arteriogra*", "venogra*", "fluoroscop*", "mammogra*", "myelogra*",
+    "radiolog*", "angiogra*", "arteriogra*", "venogra*", "coronarogra*", "aortogra*", "ventriculogra*", "fluoroscop*", "mammogra*", "myelogra*",
     "urogra*", "cholangiogra*", "hysterosalpingogra*", "cystogra*", "contrast-enhanced", "contrast enhanced",
     "ct scan*", "cat scan*", "bone scan*", "pet scan*", "mri scan*", "scintigra*", "scintiscan*",
     "nuclear medicine", "nuclear magnetic resonance imag*", "nuclear magnetic resonance scan*",
