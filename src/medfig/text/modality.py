@@ -115,13 +115,14 @@ _HYPHENS = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212"
 # Non-radiology image classes, named by their own words (no implied tier: a caption that names none
 # of them is not guessed into one). They compete with the radiology names above by position.
 NON_RADIOLOGY_RULES: list[tuple[str, re.Pattern]] = [
-    ("histology", re.compile(r"\bH\s*&\s*E\b|\bIHC\b|histolog\w*|histopatholog\w*|h(?:a)?ematoxylin|immunohistochem\w*"
+    # "histologically proven" reports a diagnosis, not an image: adverbs are left out
+    ("histology", re.compile(r"\bH\s*&\s*E\b|\bIHC\b|histolog(?:y|ic|ical|ies)\b|histopatholog(?:y|ic|ical|ies)\b|h(?:a)?ematoxylin|immunohistochem\w*"
                              r"|\bimmunostain\w*|\b(?:PAS|Masson|trichrome|Giemsa|Ziehl)\b[\w\s-]{0,12}stain", _I)),
     ("fluorescence", re.compile(r"\bGFP\b|\bDAPI\b|immunofluorescen\w*|fluorescen\w*|\bconfocal\b", _I)),
     ("microscopy", re.compile(r"\b(?:SEM|TEM)\b|microscop\w*|micrograph\w*", 0 | _I)),
     ("endoscopy", re.compile(r"\bEGD\b|endoscop\w*|colonoscop\w*|gastroscop\w*|bronchoscop\w*|laparoscop\w*|cystoscop\w*"
                              r"|arthroscop\w*|hysteroscop\w*", _I)),
-    ("photograph", re.compile(r"photograph\w*|\bphoto\b|clinical\s+(?:image|picture|photo|appearance)|\bfundus\b|dermoscop\w*"
+    ("photograph", re.compile(r"photograph\w*|\bphoto\b|clinical\s+(?:image|picture|photo|appearance)|\bfundus\s+(?:photo\w*|image|picture)|dermoscop\w*"
                               r"|slit[\s-]lamp|\bintra-?operative\s+(?:view|image|photo\w*|finding\w*)", _I)),
     ("chart", re.compile(r"kaplan|survival\s+curve|\bplots?\b|bar\s+(?:graph|chart)|histogram|scatter|box\s?plot|\bgraph\b"
                          r"|flow\s?chart|\bROC\s+curve|forest\s+plot", _I)),
@@ -139,12 +140,24 @@ def _first_match(rules: list[tuple[str, re.Pattern]], text: str) -> str | None:
     return best[2] if best else None
 
 
+# A non-radiology word that qualifies the radiology name right after it ("endoscopic ultrasound",
+# "fundus fluorescein angiography") names a radiology study: the radiology name wins.
+_QUALIFIER_GAP = re.compile(r"[\w-]*(?:\s+[\w-]+){0,2}\s+$")
+
+
 def modality_key(text: str | None) -> str | None:
     """The class key (``"xray"``) of the modality the text names first (see the module doc), or None."""
     if not text:
         return None
     text = text.translate(_HYPHENS)  # "T1‐weighted" with a Unicode hyphen is still T1-weighted
     found = _first_match(NAMED_RULES, text)
+    if found is not None and found not in RADIOLOGY_KEYS:
+        start = min(m.start() for c, p in NON_RADIOLOGY_RULES if c == found and (m := p.search(text)))
+        radiology = [(m.start(), c) for c, p in MODALITY_RULES if (m := p.search(text, start))]
+        if radiology:
+            at, cls = min(radiology)
+            if _QUALIFIER_GAP.fullmatch(text, start, at):  # at most two more words between, no punctuation
+                found = cls
     if found is None:  # nothing named: fall back on what the words imply, unless it is not a radiology image
         return None if NOT_RADIOLOGY.search(text) else _first_match(IMPLIED_MODALITY_RULES, text)
     if found in RADIOLOGY_KEYS:
