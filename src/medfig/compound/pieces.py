@@ -134,3 +134,31 @@ def _cut_at_letters(b: PixelBox, inside: list[PixelBox]) -> list[PixelBox]:
 def within(a: PixelBox, b: PixelBox) -> bool:
     """Does box ``a`` lie inside box ``b`` (edges may touch)?"""
     return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+# Pieces a caption does not name are panels only when they look like the tiles of one layout:
+# the smallest at least this share of the largest, in area and in aspect ratio (width/height).
+# A third: a 3 x 1 strip of equal tiles next to one big tile still passes; a chart and the
+# strip of its own tick labels, or a flow chart and one of its boxes, do not.
+ALIKE_MIN_RATIO = 1 / 3
+
+
+def pieces_alike(boxes: list[PixelBox]) -> bool:
+    """Are the pieces comparable in size and shape, like the tiles of a panel layout?"""
+    if len(boxes) < 2:
+        return True
+    areas = [area(b) for b in boxes]
+    aspects = [(b[2] - b[0]) / max(1, b[3] - b[1]) for b in boxes]
+    return min(areas) >= ALIKE_MIN_RATIO * max(areas) and min(aspects) >= ALIKE_MIN_RATIO * max(aspects)
+
+
+def unnamed_and_unlike(boxes: list[PixelBox], caption_letters: list[str], ocr_labels: list[PanelLabel]) -> bool:
+    """A split with no evidence of panels: the caption names no panel, the image shows no two
+    panel letters, and the pieces are not alike (a chart cut from its tick labels, a flow
+    chart cut into boxes, a chart and its table). Such a figure is one panel."""
+    if caption_letters or len(boxes) < 2:
+        return False
+    read = {l.text.lower() for l in ocr_labels if l.text.isalpha() and l.free}
+    if len(read) >= 2:
+        return False
+    return not pieces_alike(boxes)

@@ -178,6 +178,15 @@ def _letter_shaped(box: PixelBox) -> bool:
     return 0.45 <= ratio <= 1.3 or 1.8 <= ratio <= 3.0
 
 
+def _label_proportioned(box: PixelBox) -> bool:
+    """Could the box hold a printed panel label ("A", "A.", "(a)", "12")? A sliver four times
+    wider than high (a piece of a rotated axis title, a tick mark) that the recogniser still
+    reads as a letter is not one: such a read cut a chart in two at its "C". No lower bound:
+    "i" and "l" are thin."""
+    ratio = (box[2] - box[0]) / max(1, box[3] - box[1])
+    return ratio <= 3.2
+
+
 def _has_close_neighbour(box: PixelBox, blocks: list[PixelBox]) -> bool:
     """Another text block within 0.4 of this one's height, beside or above/below it."""
     reach = 0.4 * (box[3] - box[1])
@@ -243,7 +252,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
                 letter = lead
                 h = box[3] - box[1]
                 box = (box[0], box[1], min(box[2], box[0] + h), box[3])
-        if letter is None or score < MIN_SCORE:
+        if letter is None or score < MIN_SCORE or not _label_proportioned(box):
             continue
         labels.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, box)))
         if panel_index is not None:

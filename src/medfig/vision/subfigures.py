@@ -170,9 +170,42 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
             side = values[k] if axis == 1 else values[:, k]
             if spread[k] <= 40 and abs(float(np.median(side)) - line) < 12:
                 sides_ok = False
+        if sides_ok and _white_beside(light, s, e, axis):
+            continue  # a chart's axis line or a box's edge, not a rule between pictures
         if sides_ok:
             runs.append((s, e))
     return runs
+
+
+RULE_SIDE_BAND = 0.03  # share of the region's extent looked at on each side of a thin rule
+RULE_SIDE_MAX_WHITE = 0.5  # a rule with more white page than this on a side is no separator
+
+
+def _white_beside(light: np.ndarray, s: int, e: int, axis: int) -> bool:
+    """Is one side of the thin rule [s, e) mostly white page? A rule between pasted pictures
+    (the black lines between CT tiles) has picture on both sides; a bar chart's x-axis has
+    white tick-label space below it and white between its bars, so cutting there would
+    split the chart into its bars."""
+    n = light.shape[0] if axis == 1 else light.shape[1]
+    band = max(2, round(RULE_SIDE_BAND * n))
+    for lo, hi in ((max(0, s - band), s), (e, min(n, e + band))):
+        side = light[lo:hi] if axis == 1 else light[:, lo:hi]
+        if side.size and float(side.mean()) > RULE_SIDE_MAX_WHITE:
+            return True
+    return False
+
+
+def _unbridged(ink: np.ndarray, runs: list[tuple[int, int]], axis: int) -> list[tuple[int, int]]:
+    """Gap runs no line crosses. The few ink pixels a gap may hold (GAP_INK_FRACTION) can
+    be a chart's axis line running under its bars from one side of the gap to the other:
+    the two sides are one chart, so a gap a line bridges from edge to edge is not cut."""
+    out = []
+    for s, e in runs:
+        band = ink[s:e] if axis == 1 else ink[:, s:e]
+        # a line along the gap's length: every pixel across the gap inked, in one row/column
+        if not band.all(axis=0 if axis == 1 else 1).any():
+            out.append((s, e))
+    return out
 
 
 def _rectangular(ink: np.ndarray, box: PixelBox) -> bool:
@@ -251,7 +284,7 @@ def _cut(
             yield _runs(white.mean(axis=1) >= 1 - GAP_INK_FRACTION, 2), _runs(white.mean(axis=0) >= 1 - GAP_INK_FRACTION, 2), False
         row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
         col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
-        yield _runs(row_gap, min_gap), _runs(col_gap, min_gap), dark
+        yield _unbridged(sub, _runs(row_gap, min_gap), 1), _unbridged(sub, _runs(col_gap, min_gap), 0), dark
         yield (
             _thin_uniform_runs(g, 1, max(3, round(0.012 * g.shape[0]))),
             _thin_uniform_runs(g, 0, max(3, round(0.012 * g.shape[1]))),

@@ -1,0 +1,110 @@
+"""Panel splitting on real figures of the pmc_dev_corpus gold (development publishers only):
+charts kept whole across the gaps between their bars, single-panel figures kept single when
+nothing says they are compound, letters read only from label-shaped glyphs.
+
+Pixels are rebuilt exactly as the gold's ``source`` says (PDF page rendered by pypdfium2 at
+the given scale, cropped to ``clip_pt``); boxes are compared with the hand-checked gold boxes.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from medfig.compound import analyze_compound
+from medfig.compound.pieces import pieces_alike, unnamed_and_unlike
+from medfig.geometry import iou
+from medfig.vision.panel_labels import PanelLabel
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+GOLD = ROOT / "benchmarks" / "gold" / "subfigures" / "dev_corpus_gold.json"
+
+
+@lru_cache(maxsize=None)
+def _figures() -> dict[str, dict]:
+    return {f["figure_key"]: f for f in json.loads(GOLD.read_text())["figures"]}
+
+
+def _figure(key: str) -> tuple[Image.Image, dict]:
+    import pypdfium2 as pdfium
+
+    fig = _figures()[key]
+    assert fig["split"] == "dev", "tests use development publishers only"
+    src = fig["source"]
+    assert src["kind"] == "pdf"
+    doc = pdfium.PdfDocument(DATA / src["path"])
+    try:
+        page = doc[src["page"]].render(scale=src["scale"]).to_pil().convert("RGB")
+    finally:
+        doc.close()
+    s = src["scale"]
+    x0, y0, x1, y1 = src["clip_pt"]
+    image = page.crop((round(x0 * s), round(y0 * s), round(x1 * s), round(y1 * s)))
+    assert image.size == (fig["width"], fig["height"]), "pixels differ from the ones the gold boxes refer to"
+    return image, fig
+
+
+def _matched(fig: dict, result) -> int:
+    boxes = [s.box_px for s in result.subfigures] or [[0, 0, fig["width"], fig["height"]]]
+    return sum(1 for g in fig["subfigures"] if max(iou(b, g["box"]) for b in boxes) >= 0.5)
+
+
+def test_bar_charts_are_not_cut_into_their_bars():
+    # dove f4: two bar charts (A above B). The white columns between the bars are crossed
+    # only by the x-axis line; they used to be taken as gaps, giving 8 "panels" of bars.
+    image, fig = _figure("dove_PMC4708241/f4-dddt-10-155")
+    result = analyze_compound(image, fig["caption"])
+    assert len(result.subfigures) == 2
+    assert _matched(fig, result) == 2
+    assert [s.label for s in result.subfigures] == ["a", "b"]
+
+
+def test_a_sliver_read_as_a_letter_does_not_cut_a_chart():
+    # dove f7: photos A-C and chart D. A 20 x 5 px piece of D's rotated axis title was read
+    # as "C" and cut the chart in two; a label is at most about three times wider than high.
+    image, fig = _figure("dove_PMC4708241/f7-dddt-10-155")
+    result = analyze_compound(image, fig["caption"])
+    assert _matched(fig, result) == 4
+    assert sorted(s.label for s in result.subfigures) == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "scopemed_PMC5061480/F4",  # a bar chart cut from the strip of its rotated tick labels
+        "hindawi_PMC4738914/fig1",  # a line chart and its data table
+        "dove_PMC7585508/f0001",  # a flow chart cut into its boxes
+    ],
+)
+def test_single_panel_figures_with_unlike_pieces_stay_single(key):
+    image, fig = _figure(key)
+    assert not fig["compound"]
+    result = analyze_compound(image, fig["caption"])
+    assert not result.compound
+    assert result.subfigures == []
+
+
+def test_unnamed_grid_of_alike_charts_stays_compound():
+    # elsevier f0025: eight alike charts, a caption that names no panel: a layout, kept
+    image, fig = _figure("elsevier_PMC5988028/f0025")
+    result = analyze_compound(image, fig["caption"])
+    assert result.compound
+    assert _matched(fig, result) == len(fig["subfigures"]) == 8
+
+
+def test_pieces_alike_and_the_evidence_for_a_split():
+    tiles = [(0, 0, 100, 80), (110, 0, 210, 80), (0, 90, 100, 170)]
+    chart_and_ticks = [(0, 0, 400, 250), (0, 255, 400, 300)]
+    assert pieces_alike(tiles)
+    assert not pieces_alike(chart_and_ticks)
+    assert unnamed_and_unlike(chart_and_ticks, [], [])
+    # the caption names panels, or the image shows two panel letters: not overruled
+    assert not unnamed_and_unlike(chart_and_ticks, ["a", "b"], [])
+    letters = [PanelLabel("A", (2, 2, 12, 14), 0.99), PanelLabel("B", (2, 257, 12, 269), 0.99)]
+    assert not unnamed_and_unlike(chart_and_ticks, [], letters)
+    assert not unnamed_and_unlike(tiles, [], [])
