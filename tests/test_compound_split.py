@@ -108,3 +108,14 @@ def test_pieces_alike_and_the_evidence_for_a_split():
     letters = [PanelLabel("A", (2, 2, 12, 14), 0.99), PanelLabel("B", (2, 257, 12, 269), 0.99)]
     assert not unnamed_and_unlike(chart_and_ticks, [], letters)
     assert not unnamed_and_unlike(tiles, [], [])
+
+
+def test_an_axis_title_between_two_charts_goes_to_its_own_chart():
+    # scopemed F3: three bar charts side by side, no caption letters. The second chart's
+    # rotated y-axis title stands closer to it than to the first chart, which used to grow
+    # over it first and left the second chart without its axis title.
+    image, fig = _figure("scopemed_PMC5061480/F3")
+    result = analyze_compound(image, fig["caption"])
+    assert _matched(fig, result) == 3
+    first, second = sorted((s.box_px for s in result.subfigures), key=lambda b: b[0])[:2]
+    assert first[2] <= second[0]  # the panels do not overlap

@@ -90,6 +90,10 @@ def absorb_chart_text(panels: list[PixelBox], text: list[PixelBox], ink: np.ndar
     line under them is not part of the image."""
     reach = max(4, round(CHART_TEXT_REACH * side))
     out = list(panels)
+    # each text block belongs to the panel it is nearest to: a rotated y-axis title sits
+    # between its own chart and the chart to its left, and the first chart to grow must not
+    # take it (it then cuts its own chart's title off and overlaps it)
+    nearest = {t: min(range(len(panels)), key=lambda j: axis_gap(t, panels[j])) for t in text} if panels else {}
     for idx, panel in enumerate(panels):
         if _ink_density(ink, panel) >= CHART_INK_DENSITY:
             continue
@@ -98,6 +102,8 @@ def absorb_chart_text(panels: list[PixelBox], text: list[PixelBox], ink: np.ndar
         while changed:
             changed = False
             for t in text:
+                if nearest[t] != idx and axis_gap(t, panels[nearest[t]]) < axis_gap(t, panel):
+                    continue
                 if t[0] >= box[0] and t[1] >= box[1] and t[2] <= box[2] and t[3] <= box[3]:
                     continue
                 if axis_gap(t, box) > reach:
