@@ -110,7 +110,8 @@ def _captions(args: argparse.Namespace) -> int:
     def work():
         from medfig.train.captions import CaptionOptions, train_captions
 
-        opts = CaptionOptions(steps=args.steps, batch_size=args.batch_size, lr=args.lr, finetune_lm=args.finetune_lm,
+        steps = args.steps or (1500 if args.device == "cuda" else 20)
+        opts = CaptionOptions(steps=steps, batch_size=args.batch_size, lr=args.lr, finetune_lm=args.finetune_lm,
                               device=args.device, seed=args.seed, bertscore=not args.no_bertscore,
                               limit_test=args.limit_test, language_model=args.language_model, cache_dir=args.cache_dir, quiet=args.quiet)
         r = train_captions(args.release, args.output, opts)
@@ -169,7 +170,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = models.add_parser("captions", help="caption prediction: image-prefix decoder on SmolLM2-135M vs nearest "
                                            "neighbour (needs medfig[train])")
     _common(g, epochs=None, lr=1e-3, batch_size=8)
-    g.add_argument("--steps", type=_args.positive_int, default=200, help="training steps (default 200)")
+    g.add_argument("--steps", type=_args.positive_int, default=None,
+                   help="training steps (default 20 on cpu, a smoke run; 1500 on cuda)")
     g.add_argument("--finetune-lm", action="store_true", help="train the language model too (GPU)")
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--limit-test", type=_args.non_negative_int, default=0, help="score only the first N test images (0: all)")
