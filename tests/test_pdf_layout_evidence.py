@@ -47,12 +47,15 @@ def _page(index, graphics):
 def test_objects_drawn_at_one_place_on_most_pages_are_furniture():
     header_bar = Graphic("path", (42.0, 20.0, 553.0, 38.0))
     edge_stripe = Graphic("path", (0.0, 0.0, 12.0, 842.0))
+    logo = Graphic("image", (500.0, 800.0, 540.0, 830.0))
     scan = Graphic("image", (0.0, 0.0, 595.0, 842.0))
-    pages = [_page(i, [header_bar, edge_stripe, scan, Graphic("image", (60.0, 100.0 + i, 300.0, 400.0 + i))])
-             for i in range(5)]
-    assert drop_page_furniture(pages) == 10
+    grid_photo = Graphic("image", (124.0, 74.0, 294.0, 244.0))  # every figure a 2x2 grid at the same place
+    pages = [_page(i, [header_bar, edge_stripe, logo, scan, grid_photo,
+                       Graphic("image", (60.0, 100.0 + i, 300.0, 400.0 + i))]) for i in range(5)]
+    assert drop_page_furniture(pages) == 15
     for page in pages:
-        assert [g.box for g in page.graphics] == [scan.box, (60.0, 100.0 + page.index, 300.0, 400.0 + page.index)]
+        assert [g.box for g in page.graphics] == [scan.box, grid_photo.box,
+                                                  (60.0, 100.0 + page.index, 300.0, 400.0 + page.index)]
     # two pages are not evidence of a template
     short = [_page(i, [header_bar]) for i in range(2)]
     assert drop_page_furniture(short) == 0 and all(p.graphics for p in short)

@@ -5,8 +5,9 @@ position on most pages of an article; no figure is. Taken as art, they pull a fi
 into the running head or across the whole page width. A drawn object whose box (rounded to a
 point) recurs on at least ``MIN_PAGES`` pages and on at least ``MIN_SHARE`` of the article's
 pages is furniture and is left out of region finding. The evidence is the document's own
-repetition, so it holds for any publisher's template. Page-size images (a scanned page) are
-never furniture: they are the page.
+repetition, so it holds for any publisher's template. Paths (bars, rules, stripes) and
+logo-sized images can be furniture; pictures are never: a journal may set the figures of
+one article as identical grids of photos, and a scanned page's image is the page.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from medfig.pdf.types import PageData
 
 MIN_PAGES = 3
 MIN_SHARE = 0.4
+MAX_IMAGE_SHARE = 0.02  # of the page's area: a logo, not a picture
 
 
 def _key(box) -> tuple[int, int, int, int]:
@@ -36,8 +38,10 @@ def drop_page_furniture(pages: list[PageData]) -> int:
         keep = []
         for g in page.graphics:
             box = g.box
-            full_page_image = g.kind == "image" and (box[2] - box[0]) * (box[3] - box[1]) > 0.5 * page_area
-            if seen[_key(box)] >= needed and not full_page_image:
+            # images: only logo-sized ones. A journal that sets every figure as the same 2x2 grid of
+            # photos draws different pictures at the same places; a logo is small
+            picture = g.kind == "image" and (box[2] - box[0]) * (box[3] - box[1]) > MAX_IMAGE_SHARE * page_area
+            if seen[_key(box)] >= needed and not picture:
                 removed += 1
                 continue
             keep.append(g)

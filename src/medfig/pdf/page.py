@@ -34,6 +34,46 @@ from medfig.pdf.types import Line, PageData, Word
 # A row of words is split into separate lines at gaps wider than this many font sizes:
 # column gutters are >= 1.5 em, justified word gaps stay below it.
 _LINE_SPLIT_EM = 1.5
+# A narrower gap (>= half an em) splits the row too when it lies on one of the page's gutters:
+# an x band that (almost) no word on the page crosses. Narrow gutters (Dove: ~1.3 em) otherwise
+# join a body line and the caption beside it into one line, and the caption is lost.
+_GUTTER_SPLIT_EM = 0.5
+_GUTTER_MAX_SHARE = 0.03  # a full-width title or table row may cross a gutter; 3% of rows may
+_GUTTER_MIN_ROWS = 10  # rows ending just left of it and rows starting just right: two columns, not chance
+
+
+def page_gutters(words: list[Word]) -> set[int]:
+    """Whole-point x positions inside the text block's middle 60% that at most a few words cross."""
+    upright = [w for w in words if w.upright]
+    if len(upright) < 20:
+        return set()
+    x0, x1 = min(w.box[0] for w in upright), max(w.box[2] for w in upright)
+    lo, hi = int(x0 + 0.2 * (x1 - x0)), int(x1 - 0.2 * (x1 - x0))
+    crossing = Counter()
+    for w in upright:
+        for x in range(max(lo, int(w.box[0])), min(hi, int(w.box[2])) + 1):
+            crossing[x] += 1
+    rows: dict[int, list[Word]] = {}
+    for w in upright:
+        rows.setdefault(round(w.box[3]), []).append(w)
+    allowed = max(1, int(_GUTTER_MAX_SHARE * len(rows)))
+    candidates = [x for x in range(lo, hi + 1) if crossing[x] <= allowed]
+    if not candidates:
+        return set()
+    # a gutter has column edges on both sides: many rows end just left of it and many start just
+    # right of it. A few short lines can leave chance gaps between their words that line up
+    # (a caption alone on a page); they have no such edges.
+    reach = 3 * median(w.size for w in upright)
+    ends, starts = Counter(), Counter()
+    for row in rows.values():
+        row_ends = [w.box[2] for w in row]
+        row_starts = [w.box[0] for w in row]
+        for x in candidates:
+            if any(x - reach <= e < x for e in row_ends):
+                ends[x] += 1
+            if any(x < b <= x + reach for b in row_starts):
+                starts[x] += 1
+    return {x for x in candidates if min(ends[x], starts[x]) >= _GUTTER_MIN_ROWS}
 
 
 def build_lines(words: list[Word]) -> list[Line]:
@@ -48,13 +88,17 @@ def build_lines(words: list[Word]) -> list[Line]:
                 rows[-1].append(w)
                 continue
         rows.append([w])
+    gutters = page_gutters(upright)
     lines: list[Line] = []
     for row in rows:
         row.sort(key=lambda w: w.box[0])
         current = [row[0]]
         for w in row[1:]:
             gap = w.box[0] - current[-1].box[2]
-            if gap > _LINE_SPLIT_EM * max(w.size, current[-1].size, 1.0):
+            em = max(w.size, current[-1].size, 1.0)
+            on_gutter = gap > _GUTTER_SPLIT_EM * em and any(
+                x in gutters for x in range(int(current[-1].box[2]) + 1, int(w.box[0])))
+            if gap > _LINE_SPLIT_EM * em or on_gutter:
                 lines.append(_make_line(current))
                 current = [w]
             else:
