@@ -59,8 +59,12 @@ class Release:
             for figure in self.figures:
                 panels = index.get((figure["article_key"], figure["figure_id"]))
                 if panels and any(p.get("confidence") is None for p in panels):
+                    # a dataset built before subfigures.parquet stored confidence (schema < 3)
                     for panel, confidence in zip(panels, panel_confidences(figure, panels)):
                         panel["confidence"] = confidence
+                for panel in panels or []:
+                    if panel.get("confidence") is not None:  # float32 in Parquet: 4 digits, as the score
+                        panel["confidence"] = round(float(panel["confidence"]), 4)
             self._panel_index = index
         return self._panel_index.get((rec["article_key"], rec["figure_id"]), [])
 
