@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medfig.dataset import DatasetFolder
-from medfig.export.release import SPLITS, Release, load_release
 from medfig.records import MedfigError
+
+SPLITS = ("train", "valid", "test")
 
 
 @dataclass
@@ -44,7 +45,33 @@ class TrainData:
         return [it for it in self.items if it.split == name]
 
 
-def release_fingerprint(release: Release) -> str:
+@dataclass
+class _Release:
+    """The parts of a release folder training reads: figure rows and summary.json. (Read here rather
+    than through medfig.export's loader, which also opens the build's panels: a task that needs no
+    panels keeps working when the build it came from is gone or from another medfig version.)"""
+
+    root: Path
+    figures: list[dict]
+    summary: dict
+
+    def image_file(self, rec: dict) -> Path | None:
+        rel = rec.get("image_path")
+        path = self.root / rel if rel else None
+        return path if path is not None and path.is_file() else None
+
+
+def _read_release(path: Path) -> _Release:
+    folder = DatasetFolder(path)
+    figures = folder.read_rows("figures")
+    if figures and "split" not in figures[0]:
+        raise MedfigError(f"{folder.table_location('figures')}: figures have no 'split' column; "
+                          "run `medfig curate` on the built dataset first")
+    summary = folder.read_json("summary.json")
+    return _Release(path, figures, summary)
+
+
+def release_fingerprint(release: _Release) -> str:
     """sha256 of the figures table file(s) and summary.json: changes whenever the release does."""
     folder = DatasetFolder(release.root)
     digest = hashlib.sha256()
@@ -72,7 +99,7 @@ def load_items(release_path: str | Path, need_cuis: bool = False, panels: bool =
     path = Path(release_path)
     if not path.is_dir():
         raise MedfigError(f"{path}: not found (expected a release folder written by `medfig curate`)")
-    release = load_release(path)
+    release = _read_release(path)
     if not release.figures:
         raise MedfigError(f"{path}: the release has no figures")
     if need_cuis and "concepts" not in release.figures[0]:
@@ -99,7 +126,7 @@ def load_items(release_path: str | Path, need_cuis: bool = False, panels: bool =
     return TrainData(path, items, release_fingerprint(release), dropped)
 
 
-def _panel_items(release: Release, by_figure: dict[tuple[str, str], dict], dropped: dict[str, int]) -> list[TrainItem]:
+def _panel_items(release: _Release, by_figure: dict[tuple[str, str], dict], dropped: dict[str, int]) -> list[TrainItem]:
     """Panel crops with subcaptions from the build dataset the release came from; figures without
     panels (single-panel figures) stay as whole figures."""
     dataset = Path(release.summary.get("dataset") or "")
