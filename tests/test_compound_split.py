@@ -119,3 +119,22 @@ def test_an_axis_title_between_two_charts_goes_to_its_own_chart():
     assert _matched(fig, result) == 3
     first, second = sorted((s.box_px for s in result.subfigures), key=lambda b: b[0])[:2]
     assert first[2] <= second[0]  # the panels do not overlap
+
+
+def test_a_frame_round_the_figure_does_not_bridge_the_gap_between_its_panels():
+    # a thin frame drawn round two photos crosses the white gap between them at its top and
+    # bottom edges; unlike a chart's axis inside a region, it is no reason to keep them whole
+    import numpy as np
+    from PIL import ImageDraw
+
+    from medfig.vision.subfigures import find_panels
+
+    rng = np.random.default_rng(3)
+    image = Image.new("RGB", (620, 420), "white")
+    ImageDraw.Draw(image).rectangle((10, 10, 609, 409), outline="black", width=1)
+    boxes = [(30, 30, 290, 390), (330, 30, 590, 390)]
+    for x0, y0, x1, y1 in boxes:
+        photo = np.clip(rng.normal(110, 30, (y1 - y0, x1 - x0, 3)), 0, 200).astype(np.uint8)
+        image.paste(Image.fromarray(photo), (x0, y0))
+    layout = find_panels(image)
+    assert sorted(layout.panels) == boxes

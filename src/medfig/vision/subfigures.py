@@ -195,15 +195,22 @@ def _white_beside(light: np.ndarray, s: int, e: int, axis: int) -> bool:
     return False
 
 
+FRAME_EDGE_BAND = 3  # px: a line this close to a region's edge is its frame, not an axis inside it
+
+
 def _unbridged(ink: np.ndarray, runs: list[tuple[int, int]], axis: int) -> list[tuple[int, int]]:
-    """Gap runs no line crosses. The few ink pixels a gap may hold (GAP_INK_FRACTION) can
-    be a chart's axis line running under its bars from one side of the gap to the other:
-    the two sides are one chart, so a gap a line bridges from edge to edge is not cut."""
+    """Gap runs no line crosses inside the region. The few ink pixels a gap may hold
+    (GAP_INK_FRACTION) can be a bar chart's axis line running under its bars from one side
+    of the gap to the other: the two sides are one chart, so that gap is not cut. A line at
+    the region's own edge (a frame drawn round the figure or round a row of panels) crosses
+    every gap between the panels it frames and is no evidence against cutting."""
+    lines = ink if axis == 0 else ink.T  # rows of ``lines`` run across the gap
+    n_lines = lines.shape[0]
     out = []
     for s, e in runs:
-        band = ink[s:e] if axis == 1 else ink[:, s:e]
-        # a line along the gap's length: every pixel across the gap inked, in one row/column
-        if not band.all(axis=0 if axis == 1 else 1).any():
+        crossing = np.flatnonzero(lines[:, s:e].all(axis=1))
+        inside = crossing[(crossing >= FRAME_EDGE_BAND) & (crossing < n_lines - FRAME_EDGE_BAND)]
+        if inside.size == 0:
             out.append((s, e))
     return out
 
