@@ -74,3 +74,21 @@ def test_header_bar_is_not_taken_into_a_figure(data_dir):
     assert fig2.box_pt[0] > page.width / 2 - 10  # right column only
     assert fig2.box_pt[1] > 40  # below the header bar
     assert all(fig2.box_pt[0] <= o["x0"] + 1 and o["x1"] <= fig2.box_pt[2] + 1 for o in chart)
+
+
+def test_a_frame_round_figure_and_caption_is_not_the_figure_edge():
+    from medfig.pdf.regions import _enclosing_frame
+
+    art = (100.0, 100.0, 400.0, 300.0)
+
+    def frame(x0, y0, x1, y1):  # four hairlines, as eLife and BMC draw them
+        return [Graphic("path", (x0, y0, x1, y0 + 0.5), thin=True), Graphic("path", (x0, y1 - 0.5, x1, y1), thin=True),
+                Graphic("path", (x0, y0, x0 + 0.5, y1), thin=True), Graphic("path", (x1 - 0.5, y0, x1, y1), thin=True)]
+
+    caption = PdfCaption(name="Figure 1", fig_type="Figure", kind="figure", number="1", label="Fig. 1", page=0,
+                         box_pt=(100.0, 303.0, 400.0, 318.0), text="Fig. 1 A caption.", score=3.0)
+    art_only = _page(0, frame(90.0, 90.0, 410.0, 305.0))
+    assert _enclosing_frame(art_only, art, [caption]) == (90.0, 90.0, 410.0, 305.0)
+    around_both = _page(0, frame(90.0, 90.0, 410.0, 322.0))  # the frame also holds the caption
+    assert _enclosing_frame(around_both, art, []) == (90.0, 90.0, 410.0, 322.0)  # a frame, geometrically
+    assert _enclosing_frame(around_both, art, [caption]) is None

@@ -151,10 +151,12 @@ def _rules(page: PageData, near: PointBox) -> list[PointBox]:
 FRAME_MARGIN_PT = 24.0
 
 
-def _enclosing_frame(page: PageData, box: PointBox) -> PointBox | None:
+def _enclosing_frame(page: PageData, box: PointBox, captions: list[PdfCaption] = ()) -> PointBox | None:
     """A hairline frame drawn around the art (eLife draws one round every figure): four thin
     paths, each within ``FRAME_MARGIN_PT`` of the art's side and spanning it. The frame is
-    what the reader sees as the figure's edge, so it becomes the region."""
+    what the reader sees as the figure's edge, so it becomes the region. A frame that also
+    holds a caption (BMC and Frontiers box figure and caption together) is the publisher's
+    panel around both, not the art's edge: the art keeps its own box."""
     x0, y0, x1, y1 = box
     m = FRAME_MARGIN_PT
     thin = [g.box for g in page.graphics if g.thin]
@@ -168,6 +170,8 @@ def _enclosing_frame(page: PageData, box: PointBox) -> PointBox | None:
         return None
     # the nearest rule on each side, not a page-wide border farther out
     frame = (max(b[0] for b in left), max(b[1] for b in top), min(b[2] for b in right), min(b[3] for b in bottom))
+    if any(inside_fraction(c.box_pt, frame) > 0.5 for c in captions):
+        return None
     return union([frame, box])
 
 
@@ -203,7 +207,7 @@ def snap_layout_box(page: PageData, lb: LayoutBox, clusters: list[GraphicCluster
         if art is None or area(art) < 0.2 * area(lb.box):
             return Region(lb.box, "figure", "layout-raw", lb.score)
     box = _grow_with_text(art, words, _rules(page, limit))
-    box = _enclosing_frame(page, box) or box
+    box = _enclosing_frame(page, box, captions) or box
     trimmed = _trim_captions(box, captions)
     if trimmed != box:
         # a detector box spanning several figures was cut at a caption: shrink what is left
