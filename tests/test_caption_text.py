@@ -43,3 +43,13 @@ def test_real_captions_read_as_the_xml_caption(data_dir):
     captions = {f.name: f.caption for f in extract_pdf(pdf.read_bytes(), name=pdf.name).figures}
     assert "in fibroblast cells after exposure to emblic myrobalan extract" in captions["Figure 5"]
     assert " fi " not in " ".join(captions.values())
+
+
+def test_caption_set_in_two_columns_under_a_full_width_figure(data_dir):
+    # Springer: Fig. 1's caption stops mid-sentence at the bottom of the left column and goes on
+    # at the top of the right one, level with its first line; before, it ended at "time period"
+    pdf = next((data_dir / "pmc_dev_corpus" / "springer_PMC7309422").glob("*.pdf"))
+    captions = {f.name: f.caption for f in extract_pdf(pdf.read_bytes(), name=pdf.name).figures}
+    assert "over this time period (84.5±41.6), and the shaded area shows" in captions["Figure 1"]
+    assert captions["Figure 1"].endswith("one standard deviation around this mean")
+    assert "colored lines plot the seasons" not in captions["Figure 1"]  # the body text below is not caption

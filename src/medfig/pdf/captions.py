@@ -11,7 +11,10 @@ words that touch (a ligature glyph set in another font, "con fl ict"; an italic 
 before "-axis") are one word; a line-end hyphen before a lower-case letter is a break, dropped ("lev- ofloxacin"),
 unless the page prints the hyphenated word elsewhere or the break sits next to a
 capital or digit ("COVID-19"); a line that is only a URL or DOI (the publisher's figure
-link under the caption) ends the caption.
+link under the caption) ends the caption. A caption that stops mid-sentence at the bottom
+of its column goes on in the next column when a line of its size starts there level with
+its first line, both smaller than the body text (Springer sets captions of full-width
+figures in two columns).
 """
 
 from __future__ import annotations
@@ -148,6 +151,25 @@ def _graphic_between(page: PageData, upper: tuple[float, float, float, float], l
     return False
 
 
+def _column_continuation(page: PageData, first: Line, box, size: float, last: Line, used: set[int],
+                         starts: set[int]) -> Line | None:
+    """The first line of a caption's second column, or None.
+
+    A caption under a full-width figure may be set in two columns (Springer): its text stops
+    mid-sentence at the bottom of the first column and goes on at the top of the next, level
+    with the caption's first line, in the caption's font size, just across the gutter."""
+    if box[2] - box[0] > 0.6 * page.width or line_text(last).rstrip().endswith((".", "!", "?")):
+        return None
+    if size > page.body_size - 0.4:
+        return None  # set like body text: the line across the gutter could be body text, not caption
+    for other in page.lines:
+        if other.index in used or other.index in starts or abs(other.size - size) > 0.6:
+            continue
+        if abs(other.box[1] - first.box[1]) <= 0.5 * size and 0 < other.box[0] - box[2] <= 3 * size:
+            return other
+    return None
+
+
 def find_captions(page: PageData) -> list[PdfCaption]:
     """Every caption paragraph on the page, each with its full multi-line text and box."""
     starts: list[tuple[Line, Label, float]] = []
@@ -174,6 +196,16 @@ def find_captions(page: PageData) -> list[PdfCaption]:
             used.add(nxt.index)
             lines.append(nxt)
             box = union([box, nxt.box])
+        cont = _column_continuation(page, line, box, size, lines[-1], used, start_ids)
+        column = cont.box if cont is not None else None
+        while cont is not None and len(lines) < _MAX_CAPTION_LINES:
+            used.add(cont.index)
+            lines.append(cont)
+            box = union([box, cont.box])
+            column = union([column, cont.box])
+            cont = _next_line(page, column, size, used, start_ids)
+            if cont is not None and _LINK_LINE.match(cont.text.strip()):
+                break
         text = join_lines([line_text(ln) for ln in lines], page_words)
         captions.append(PdfCaption(name=label.name, fig_type=label.fig_type, kind=label.kind, number=label.number,
                                    label=label.printed, page=page.index, box_pt=box, text=text, score=score))
