@@ -62,10 +62,10 @@ def main() -> int:
             t2i = r.recall["text_to_image"]
             rows.append([f"retrieval, trained on {text}", f"test {r.items['test']} (pool), train {r.items['train']}"
                          f" ({r.references_used} with refs)",
-                         "text->image R@1/5/10/20 %: " + " | ".join(_pct(t2i[k]) for k in sorted(t2i)),
+                         "text->image R@1/5/10/20 %: " + " / ".join(_pct(t2i[k]) for k in sorted(t2i)),
                          f"{args.seeds} seeds", f"{wall:.0f}", f"{cpu:.0f}"])
             i2t = r.recall["image_to_text"]
-            rows.append(["", "", "image->text R@1/5/10/20 %: " + " | ".join(_pct(i2t[k]) for k in sorted(i2t)), "", "", ""])
+            rows.append(["", "", "image->text R@1/5/10/20 %: " + " / ".join(_pct(i2t[k]) for k in sorted(i2t)), "", "", ""])
     if "concepts" in tasks:
         opts = ConceptOptions(cache_dir=cache, quiet=True)
         r, wall, cpu = _timed(lambda: train_concepts(args.release, args.out / "concepts-lite0", opts))
