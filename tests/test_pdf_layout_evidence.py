@@ -8,7 +8,7 @@ import pdfplumber
 
 from medfig.pdf.captions import dedupe_captions
 from medfig.pdf.extract import extract_pdf
-from medfig.pdf.furniture import drop_page_furniture
+from medfig.pdf.furniture import drop_caption_containers, drop_page_furniture
 from medfig.pdf.labels import parse_label
 from medfig.pdf.locate import label_key
 from medfig.pdf.types import Graphic, PageData, PdfCaption
@@ -19,7 +19,8 @@ def test_unnumbered_and_non_english_labels():
                              ("Figure: Trial profile", "Figure", "Trial profile"),
                              ("Figura 2. Mapa do Brasil", "Figure 2", "Mapa do Brasil"),
                              ("Tabela 1 - Dados gerais", "Table 1", "Dados gerais"),
-                             ("Tabla 3. Resultados", "Table 3", "Resultados")]:
+                             ("Tabla 3. Resultados", "Table 3", "Resultados"),
+                             ("Figure-1: Map of the study area", "Figure 1", "Map of the study area")]:
         label = parse_label(text)
         assert label is not None and (label.name, label.rest) == (name, rest), text
     for mention in ("Figure shows the trend", "Figuras 2 e 3 mostram", "Figures 2 and 3", "FIGURE"):
@@ -92,3 +93,16 @@ def test_a_frame_round_figure_and_caption_is_not_the_figure_edge():
     around_both = _page(0, frame(90.0, 90.0, 410.0, 322.0))  # the frame also holds the caption
     assert _enclosing_frame(around_both, art, []) == (90.0, 90.0, 410.0, 322.0)  # a frame, geometrically
     assert _enclosing_frame(around_both, art, [caption]) is None
+
+
+def test_a_drawn_box_round_a_caption_is_a_container_not_art():
+    caption = PdfCaption(name="Figure 1", fig_type="Figure", kind="figure", number="1", label="Fig. 1", page=0,
+                         box_pt=(60.0, 420.0, 530.0, 450.0), text="Fig. 1 A caption.", score=3.0)
+    rounded_frame = Graphic("path", (50.0, 90.0, 540.0, 460.0))  # round figure and caption together
+    bar = Graphic("path", (100.0, 200.0, 120.0, 400.0))  # a bar of the chart
+    photo = Graphic("image", (40.0, 80.0, 550.0, 470.0))  # a caption printed over a picture keeps the picture
+    page = _page(0, [rounded_frame, bar, photo])
+    assert drop_caption_containers([page], [caption]) == 1
+    assert page.graphics == [bar, photo]
+    other_page = _page(1, [rounded_frame])
+    assert drop_caption_containers([other_page], [caption]) == 0  # the caption is on page 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from medfig.geometry import inside_fraction
 from medfig.pdf.types import PageData
 
 MIN_PAGES = 3
@@ -42,6 +43,29 @@ def drop_page_furniture(pages: list[PageData]) -> int:
             # photos draws different pictures at the same places; a logo is small
             picture = g.kind == "image" and (box[2] - box[0]) * (box[3] - box[1]) > MAX_IMAGE_SHARE * page_area
             if seen[_key(box)] >= needed and not picture:
+                removed += 1
+                continue
+            keep.append(g)
+        page.graphics = keep
+    return removed
+
+
+def drop_caption_containers(pages: list[PageData], captions) -> int:
+    """Remove drawn paths that enclose a caption: a box round figure and caption together (BMC's
+    rounded frame, Frontiers' border, The Lancet's table panel) is a container, not art; art never
+    holds its own caption. Images are kept (a caption printed over a picture is still the picture).
+    ``captions``: every caption found, with ``page`` and ``box_pt``. Returns how many were removed."""
+    by_page: dict[int, list] = {}
+    for caption in captions:
+        by_page.setdefault(caption.page, []).append(caption.box_pt)
+    removed = 0
+    for page in pages:
+        boxes = by_page.get(page.index)
+        if not boxes:
+            continue
+        keep = []
+        for g in page.graphics:
+            if g.kind != "image" and any(inside_fraction(box, g.box) >= 0.9 for box in boxes):
                 removed += 1
                 continue
             keep.append(g)

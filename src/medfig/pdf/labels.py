@@ -24,7 +24,8 @@ _KIND = r"(?P<kind>figures?|figs?\.?|figuras?|table|tabela|tabla|tableau|abbildu
 _PREFIX = r"(?P<prefix>(?:supplementa(?:ry|l)|suppl\.?|extended\s*data|appendix\s*\d+\s*[—–-])\s*)?"
 _NUMBER = r"(?P<num>S?\d{1,3}(?![\d,])|[IVX]{1,5}\b)(?P<panel>[A-Za-z](?![A-Za-z]))?"
 _SUPPLEMENT = r"(?P<supp>\s*[—–-]\s*figure\s*supplement\s*(?P<suppnum>\d{1,3}))?"
-_LABEL = re.compile(r"^\s*" + _PREFIX + _KIND + r"\s*" + _NUMBER + _SUPPLEMENT, re.IGNORECASE)
+# "Figure-1", "Table-2": some journals join kind and number with a hyphen
+_LABEL = re.compile(r"^\s*" + _PREFIX + _KIND + r"\s*(?:[-‐–]\s*)?" + _NUMBER + _SUPPLEMENT, re.IGNORECASE)
 # After the number: "." ":" "|" or a dash, then a space/end (not "1.5" and not "2—Source data 1").
 _DELIM = re.compile(r"^\s*(?P<d>[.:|]|[—–-](?!\s*(?:source|video|figure)))(?!\d)")
 _NOT_A_FIGURE = re.compile(r"^\s*[—–-]?\s*(source\s*(data|code)|video|audio|animation)", re.IGNORECASE)
