@@ -346,7 +346,8 @@ class SplitCompoundFigures(ArticleStep):
         return work.config.subfigures
 
     def run(self, work: ArticleWork) -> None:
-        from medfig.compound import split_compound, write_crops
+        from medfig.compound import write_crops
+        from medfig.compound.scaled import pdf_crop_factor, split_compound_scaled
         from medfig.compound.table import subfigure_rows
 
         # by file stem, not by id: two figures sharing an id keep their own captions and crops
@@ -360,7 +361,11 @@ class SplitCompoundFigures(ArticleStep):
             try:
                 with open_image(root / row["image_path"]) as opened:
                     image = opened.convert("RGB")
-                subfigures = split_compound(image, figure.caption, figure.inline_refs, figure_id=figure.figure_id)
+                # a PDF crop rendered at its rasters' full resolution is split at crop_dpi (the
+                # resolution the splitter was measured at), its panels mapped back onto the crop
+                factor = pdf_crop_factor(row.get("image_source"), row.get("pdf_box"), image.width, work.config.crop_dpi)
+                subfigures = split_compound_scaled(image, factor, figure.caption, figure.inline_refs,
+                                                   figure_id=figure.figure_id)
                 stem = (work.folder.image_dir(work.key) / f"{figure_stem}-panel").relative_to(root)
                 write_crops(image, subfigures, root, stem.as_posix())
             except Exception as exc:  # one odd image must not lose the article's other figures
