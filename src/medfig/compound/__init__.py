@@ -215,7 +215,7 @@ def write_crops(
     for i, sub in enumerate(subfigures):
         x0, y0, x1, y1 = sub.box_px
         buf = io.BytesIO()
-        img.crop((x0, y0, x1, y1)).save(buf, format="PNG", optimize=False)
+        img.crop((x0, y0, x1, y1)).save(buf, format="PNG", compress_level=1)  # as the figure crops: a quarter of the CPU
         rel = f"{stem}_{i}{'_' + sub.label if sub.label and sub.label.isalnum() else ''}.png"
         atomic_write_bytes(root / rel, buf.getvalue(), only_if_changed=True)
         sub.crop_file = rel
