@@ -68,6 +68,19 @@ def panel_confidence(features: list[float]) -> float | None:
     return _logistic(_model().get("panel"), features)
 
 
+def stored_panel_confidences(caption: str, width: int, height: int, panels: list[dict]) -> list[float | None]:
+    """Each panel's confidence recomputed from a stored split, as ``analyze_compound`` computes it.
+
+    ``panels``: one figure's ``subfigures.parquet`` rows (``box_px`` in pixels of the figure image,
+    ``score``, ``label_source``); ``caption``, ``width``, ``height``: the figure's. Used where a
+    dataset's split is judged after the build (curate's panel filter, the exports)."""
+    from medfig.text.subcaptions import parse_subcaptions
+
+    letters = len([label for label in parse_subcaptions(caption or "").labels if len(label) == 1])
+    return [panel_confidence(panel_features(tuple(p["box_px"]), p["score"] or 0.0, p.get("label_source") == "ocr",
+                                            len(panels), letters, width, height)) for p in panels]
+
+
 def single_confidence(features: list[float]) -> float | None:
     """Probability that a figure kept whole really is single-panel (None: no fitted model)."""
     return _logistic(_model().get("figure_single"), features)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
+from medfig.compound.confidence import figure_features, single_confidence, stored_panel_confidences
 from medfig.pipeline.steps import KEEP, Filter, Record, Verdict, drop, note_skip
 from medfig.records import MedfigError
 from medfig.text.subcaptions import parse_subcaptions
@@ -52,14 +52,13 @@ class PanelConfidenceFilter(Filter):
 
     def confidence(self, record: Record) -> tuple[float | None, str]:
         """(figure confidence, ledger detail) from the stored split."""
-        letters = len([l for l in parse_subcaptions(record.get("caption") or "").labels if len(l) == 1])
         panels = self._load().get((record.get("article_key"), record.get("figure_id")), [])
         if not int(record.get("n_subfigures") or 0) or not panels:
+            letters = len([l for l in parse_subcaptions(record.get("caption") or "").labels if len(l) == 1])
             c = single_confidence(figure_features(letters, 1))
             return c, f"kept whole, confidence {c}"
-        w, h = int(record.get("width") or 0), int(record.get("height") or 0)
-        cs = [panel_confidence(panel_features(p["box_px"], p["score"], p["label_source"] == "ocr", len(panels),
-                                              letters, w, h)) for p in panels]
+        cs = stored_panel_confidences(record.get("caption") or "", int(record.get("width") or 0),
+                                      int(record.get("height") or 0), panels)
         if any(c is None for c in cs):
             return None, "no confidence model"
         mean = round(sum(cs) / len(cs), 4)

@@ -16,12 +16,11 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from medfig.compound.confidence import panel_confidence, panel_features
+from medfig.compound.confidence import stored_panel_confidences
 from medfig.dataset import DatasetFolder
 from medfig.geometry import PixelBox, pixel_box
 from medfig.images import open_image
 from medfig.records import MedfigError
-from medfig.text.subcaptions import parse_subcaptions
 
 SPLITS = ("train", "valid", "test")
 
@@ -87,12 +86,10 @@ class Release:
 
 
 def panel_confidences(figure: dict, panels: list[dict]) -> list[float | None]:
-    """Each panel's calibrated confidence (:mod:`medfig.compound.confidence`), recomputed from what the
-    build stored, as ``medfig curate --min-panel-confidence`` does; None when no model is shipped."""
-    letters = len([label for label in parse_subcaptions(figure.get("caption") or "").labels if len(label) == 1])
-    width, height = int(figure.get("width") or 0), int(figure.get("height") or 0)
-    return [panel_confidence(panel_features(panel_box(p), p["score"] or 0.0, p.get("label_source") == "ocr",
-                                            len(panels), letters, width, height)) for p in panels]
+    """Each panel's calibrated confidence recomputed from what the build stored (datasets built before
+    ``subfigures.parquet`` kept it), as ``medfig curate --min-panel-confidence`` does."""
+    return stored_panel_confidences(figure.get("caption") or "", int(figure.get("width") or 0),
+                                    int(figure.get("height") or 0), panels)
 
 
 def panel_box(panel: dict) -> PixelBox:
