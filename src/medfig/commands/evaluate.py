@@ -110,6 +110,21 @@ def _say(metric: str, line: str) -> None:
     print(f"medfig evaluate {metric}: {line}", file=sys.stderr, flush=True)
 
 
+def _check_prediction_ids(metric: str, args: argparse.Namespace, pred: dict, gold: dict, scored_as: str) -> None:
+    """ImageCLEF's rules for a run: an ID not in the gold file refuses it; a gold ID without a
+    prediction is scored as ``scored_as`` and said on stderr."""
+    from medfig.records import MedfigError
+
+    unknown = [image_id for image_id in pred if image_id not in gold]
+    if unknown:
+        raise MedfigError(f"{args.pred}: {len(unknown)} image ID(s) not in {args.gold}, e.g. {unknown[0]!r} "
+                          f"(ImageCLEF's evaluator rejects such a run)")
+    missing = [image_id for image_id in gold if image_id not in pred]
+    if missing:
+        _say(metric, f"{len(missing)} of {len(gold)} gold images have no prediction (scored as {scored_as}), "
+                     f"e.g. {missing[0]}")
+
+
 def _concepts_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("pred", help="predicted concepts, ROCOv2 form: header ID,CUIs; CUIs joined by ';'")
     p.add_argument("gold", help="gold concepts in the same form (e.g. a release's test_concepts.csv)")
@@ -124,7 +139,7 @@ def _concepts_args(p: argparse.ArgumentParser) -> None:
 
 
 def _concepts_run(args: argparse.Namespace) -> int:
-    from medfig.evaluate.concept_metrics import concept_scores, read_concepts_csv, unknown_prediction_ids
+    from medfig.evaluate.concept_metrics import concept_scores, read_concepts_csv
     from medfig.records import MedfigError
 
     started = time.monotonic()
@@ -133,14 +148,7 @@ def _concepts_run(args: argparse.Namespace) -> int:
     manual = read_concepts_csv(args.manual) if args.manual else None
     if not gold:
         raise MedfigError(f"{args.gold}: no gold images")
-    unknown = unknown_prediction_ids(pred, gold)
-    if unknown:
-        raise MedfigError(f"{args.pred}: {len(unknown)} image ID(s) not in {args.gold}, e.g. {unknown[0]!r} "
-                          f"(ImageCLEF's evaluator rejects such a run)")
-    missing = [image_id for image_id in gold if image_id not in pred]
-    if missing:
-        _say("concepts", f"{len(missing)} of {len(gold)} gold images have no prediction (scored as empty), "
-                         f"e.g. {missing[0]}")
+    _check_prediction_ids("concepts", args, pred, gold, "empty")
     empty_gold = "skip" if args.skip_empty_gold else "score"
     scores = concept_scores(pred, gold, manual, empty_gold=empty_gold)
     _say("concepts", f"scored {scores['images']} images in {time.monotonic() - started:.1f} s")
@@ -175,14 +183,7 @@ def _captions_run(args: argparse.Namespace) -> int:
     pred = read_captions_csv(args.pred)
     if not gold:
         raise MedfigError(f"{args.gold}: no gold captions")
-    unknown = [image_id for image_id in pred if image_id not in gold]
-    if unknown:
-        raise MedfigError(f"{args.pred}: {len(unknown)} image ID(s) not in {args.gold}, e.g. {unknown[0]!r} "
-                          f"(ImageCLEF's evaluator rejects such a run)")
-    missing = [image_id for image_id in gold if image_id not in pred]
-    if missing:
-        _say("captions", f"{len(missing)} of {len(gold)} gold images have no prediction (scored as an empty "
-                         f"caption), e.g. {missing[0]}")
+    _check_prediction_ids("captions", args, pred, gold, "an empty caption")
     what = "BLEU, ROUGE-L, CIDEr" + ("" if args.no_meteor else ", METEOR") + ("" if args.no_bertscore else ", BERTScore")
     _say("captions", f"scoring {len(gold)} images: {what} ...")
     with warnings.catch_warnings(record=True) as caught:
