@@ -88,7 +88,7 @@ def unlocated_reason(pdf: bytes, label: str | None, caption: str | None) -> str:
     return NOT_PRINTED
 
 
-@functools.lru_cache(maxsize=2)  # unlocated_reason asks once per missing figure: read the pages once per PDF
+@functools.lru_cache(maxsize=2)  # the second search and unlocated_reason (once per missing figure) share it
 def _page_texts(pdf: bytes):
     import io
 
@@ -115,16 +115,17 @@ def locate_by_caption_text(pdf: bytes, wanted: dict[str, tuple[str | None, str]]
     from medfig.geometry import iou
     from medfig.induce.bands import band_region
     from medfig.induce.captions import locate_caption
-    from medfig.induce.pagetext import PageText
     from medfig.pdf.types import ExtractedFigure
 
     found: dict = {}
+    pages = _page_texts(pdf)  # shared with unlocated_reason: each page's words are read once
+    if pages is None:
+        return found
     try:
         plumber = pdfplumber.open(io.BytesIO(pdf))
     except Exception:  # noqa: BLE001 - an unreadable PDF was reported by the extractor already
         return found
     try:
-        pages = [PageText(page) for page in plumber.pages]
         for figure_id, (label, caption) in wanted.items():
             match = locate_caption(pages, label or "", caption)
             if match is None:
