@@ -39,6 +39,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from medfig.evaluate.rocov2_csv import RowError, read_rocov2_csv
 from medfig.io import atomic_write_bytes
 from medfig.records import MedfigError
 
@@ -63,36 +64,16 @@ def preprocess_caption(text: str) -> str:
     return " ".join(text.translate(_DELETE_PUNCTUATION).split())
 
 
+def _caption_of(row: list[str]) -> str:
+    if len(row) != 2:
+        raise RowError(f"expected 2 fields 'ID,Caption', got {len(row)} (a caption holding commas must be quoted)")
+    return row[1]
+
+
 def read_captions_csv(path: str | Path) -> dict[str, str]:
     """``{image ID: caption}`` from a ROCOv2 captions file; a bad header, a row that is not two
     fields (quote captions holding commas), an empty or repeated ID raise ``MedfigError``."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MedfigError(f"{path}: cannot read captions file ({exc})") from exc
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        header = next(reader, None)
-        if header is None or tuple(h.strip() for h in header) != CAPTIONS_HEADER:
-            raise MedfigError(f"{path}: line 1: header must be 'ID,Caption' (ROCOv2 captions file), got {header!r}")
-        captions: dict[str, str] = {}
-        for row in reader:
-            line = reader.line_num
-            if not row:
-                continue
-            if len(row) != 2:
-                raise MedfigError(f"{path}: line {line}: expected 2 fields 'ID,Caption', got {len(row)} "
-                                  f"(a caption holding commas must be quoted)")
-            image_id = row[0].strip()
-            if not image_id:
-                raise MedfigError(f"{path}: line {line}: empty image ID")
-            if image_id in captions:
-                raise MedfigError(f"{path}: line {line}: image ID {image_id!r} given twice")
-            captions[image_id] = row[1]
-    except csv.Error as exc:
-        raise MedfigError(f"{path}: line {reader.line_num}: not valid CSV ({exc})") from exc
-    return captions
+    return read_rocov2_csv(path, CAPTIONS_HEADER, "captions", _caption_of)
 
 
 def write_captions_csv(path: str | Path, mapping: Mapping[str, str]) -> None:

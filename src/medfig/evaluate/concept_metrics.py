@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Set
 from pathlib import Path
 from typing import Literal
 
+from medfig.evaluate.rocov2_csv import RowError, read_rocov2_csv
 from medfig.io import atomic_write_bytes
 from medfig.records import MedfigError
 
@@ -50,6 +51,12 @@ def normalise_cuis(cuis: Iterable[str]) -> frozenset[str]:
     return frozenset(c.strip().upper() for c in cuis if c.strip())
 
 
+def _cuis_of(row: list[str]) -> frozenset[str]:
+    if len(row) > 2:
+        raise RowError(f"expected 'ID,CUI;CUI;...', got {len(row)} fields (CUIs are joined by ';', not ',')")
+    return normalise_cuis(row[1].split(CUI_SEPARATOR)) if len(row) == 2 else frozenset()
+
+
 def read_concepts_csv(path: str | Path) -> dict[str, frozenset[str]]:
     """``{image ID: CUI set}`` from a ROCOv2 concepts file (header ``ID,CUIs``, CUIs joined by ``;``).
 
@@ -57,30 +64,7 @@ def read_concepts_csv(path: str | Path) -> dict[str, frozenset[str]]:
     with more than two fields, an empty ID or an ID given twice raise ``MedfigError`` naming
     the file and the line.
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MedfigError(f"{path}: cannot read concepts file ({exc})") from exc
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
-    if header is None or tuple(h.strip() for h in header) != CONCEPTS_HEADER:
-        raise MedfigError(f"{path}: line 1: header must be 'ID,CUIs' (ROCOv2 concepts file), got {header!r}")
-    concepts: dict[str, frozenset[str]] = {}
-    for row in reader:
-        line = reader.line_num
-        if not row or (len(row) == 1 and not row[0].strip()):
-            continue  # blank line
-        if len(row) > 2:
-            raise MedfigError(f"{path}: line {line}: expected 'ID,CUI;CUI;...', got {len(row)} fields "
-                              f"(CUIs are joined by ';', not ',')")
-        image_id = row[0].strip()
-        if not image_id:
-            raise MedfigError(f"{path}: line {line}: empty image ID")
-        if image_id in concepts:
-            raise MedfigError(f"{path}: line {line}: image ID {image_id!r} given twice")
-        concepts[image_id] = normalise_cuis(row[1].split(CUI_SEPARATOR)) if len(row) == 2 else frozenset()
-    return concepts
+    return read_rocov2_csv(path, CONCEPTS_HEADER, "concepts", _cuis_of)
 
 
 def write_concepts_csv(path: str | Path, mapping: Mapping[str, Set[str]]) -> None:
