@@ -20,6 +20,7 @@ figures in two columns).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from medfig.geometry import horizontal_overlap, union
 from medfig.pdf.labels import Label, parse_label
@@ -29,6 +30,8 @@ _MAX_CAPTION_LINES = 80
 _TOUCH_RATIO = 0.1  # a gap under a tenth of the font size is no space: the words were split by a font change
 _LINK_LINE = re.compile(r"^(https?://|doi:\s*|www\.)\S+$", re.IGNORECASE)
 _LINE_END_HYPHEN = re.compile(r"(\w+)-$")
+_PANEL_LETTER = re.compile(r"\(?[A-Za-z]\)?")
+_MARKER_SCORE = 0.0  # a "continued" line taken as a start only to end or join a legend; never a caption itself
 
 
 def line_text(line: Line) -> str:
@@ -61,13 +64,19 @@ def join_lines(texts: list[str], page_words: set[str]) -> str:
 
 
 def _label_font_differs(line: Line, label: Label) -> bool:
-    """True when the label's words use another font than the words after it (bold label)."""
+    """True when the label's words use another font than the words after it (bold label).
+
+    A panel letter right after the label is set in the label's font ("Fig. 1 a ISSR profile ...
+    b RAPD profile", Springer): it is the first panel's label, not the caption's text, and is
+    not compared."""
     n_label_chars = len(label.printed.replace(" ", ""))
     seen, label_fonts, rest_fonts = 0, set(), set()
     for w in line.words:
         if seen < n_label_chars:
             label_fonts.add(w.font)
             seen += len(w.text)
+        elif not rest_fonts and _PANEL_LETTER.fullmatch(w.text) and w.font in label_fonts and w is not line.words[-1]:
+            continue
         else:
             rest_fonts.add(w.font)
     if any(w.bold for w in line.words[:1]) and not all(w.bold for w in line.words[1:] if seen >= n_label_chars):
@@ -178,7 +187,9 @@ def find_captions(page: PageData) -> list[PdfCaption]:
         if label is None:
             continue
         score = score_start(page, line, label)
-        if score is not None and score >= 2:
+        if (score is None or score < 2) and _CONTINUED.match(label.rest):
+            score = _MARKER_SCORE  # "Figure 6 continued (on next page)": not a caption, but where one stops or goes on
+        if score is not None and (score >= 2 or score == _MARKER_SCORE):
             starts.append((line, label, score))
     start_ids = {line.index for line, _, _ in starts}
     page_words = {w.text.lower().strip(".,;:()") for w in (w for ln in page.lines for w in ln.words) if "-" in w.text}
@@ -212,19 +223,45 @@ def find_captions(page: PageData) -> list[PdfCaption]:
     return captions
 
 
-_CONTINUED = re.compile(r"^\W*(continued|cont(?:'d|\.)?)\W*$", re.IGNORECASE)
+_CONTINUED = re.compile(r"^\W*(continued|cont(?:'d|\.)?)(?=\W|$)\W*", re.IGNORECASE)
+# "Figure 5. Continued on next page": the publisher says the legend goes on under "Figure 5. Continued" overleaf
+_GOES_ON = re.compile(r"^\W*continued\s+(on\s+)?(the\s+)?(next|following)\s+page\W*$", re.IGNORECASE)
+
+
+def _after_label(caption: PdfCaption) -> str:
+    return caption.text[len(caption.label):]
 
 
 def _is_continuation(caption: PdfCaption) -> bool:
-    """"Fig. 1. (continued)", "Table 2 (cont.)": the rest of a figure or table started on an earlier page."""
-    return bool(_CONTINUED.match(caption.text[len(caption.label):]))
+    """"Fig. 1. (continued)", "Table 2 (cont.)", "Figure 5. Continued ...": the rest of a figure or table
+    started on an earlier page, or the marker that says it goes on ("Figure 5. Continued on next page")."""
+    return bool(_CONTINUED.match(_after_label(caption)))
+
+
+def _legend_overleaf(caption: PdfCaption, captions: list[PdfCaption]) -> str:
+    """The rest of a legend the page says goes on overleaf: when the caption's page also prints "<label>
+    Continued on next page", the text of "<label> Continued ..." on the next page (and so on while that page
+    says the same). eLife sets long legends this way; without it the caption stops mid-sentence."""
+    parts, page = [], caption.page
+    while True:
+        same = [c for c in captions if c.name == caption.name]
+        if not any(c.page == page and _GOES_ON.match(_after_label(c)) for c in same):
+            break
+        overleaf = [c for c in same if c.page == page + 1 and _is_continuation(c) and not _GOES_ON.match(_after_label(c))]
+        rest = _CONTINUED.sub("", _after_label(overleaf[0]), count=1).strip() if overleaf else ""
+        if not rest:
+            break
+        parts.append(rest)
+        page += 1
+    return join_lines([caption.text, *parts], set()) if parts else caption.text
 
 
 def dedupe_captions(captions: list[PdfCaption]) -> list[PdfCaption]:
     """One caption per name per document: the most caption-like start wins (ties: first).
 
-    A repeated label is either a mention that passed the layout tests or a table
-    continued on the next page ("Table 2 (continued)"), which keeps its first caption.
+    A repeated label is either a mention that passed the layout tests or a figure or table
+    continued on the next page ("Table 2 (continued)"), which keeps its first caption; a legend
+    the page says goes on overleaf takes the continued text (:func:`_legend_overleaf`).
     """
     best: dict[str, PdfCaption] = {}
     for cap in captions:
@@ -233,4 +270,9 @@ def dedupe_captions(captions: list[PdfCaption]) -> list[PdfCaption]:
         if kept is None or (_is_continuation(kept), cap.score) > (_is_continuation(cap), kept.score):
             best[cap.name] = cap
     keep = {id(c) for c in best.values()}
-    return [c for c in captions if id(c) in keep]
+    out = []
+    for c in captions:
+        if id(c) in keep and not (c.score == _MARKER_SCORE and _is_continuation(c)):
+            text = _legend_overleaf(c, captions)
+            out.append(c if text == c.text else replace(c, text=text))
+    return out
