@@ -1,5 +1,6 @@
 """Calibrated panel confidence (medfig.compound.confidence) and the curate filter that uses it
-(``medfig curate --min-panel-confidence``, medfig.curate.panel_confidence)."""
+(``medfig curate --min-figure-split-confidence``, medfig.curate.panel_confidence.SplitConfidenceFilter;
+the panel-level ``--min-panel-confidence`` is tested in test_curate_panel_confidence.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from medfig.compound.confidence import MODEL, figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.table import subfigure_rows, subfigures_table
-from medfig.curate.panel_confidence import PanelConfidenceFilter
+from medfig.curate.panel_confidence import SplitConfidenceFilter
 from medfig.dataset import DatasetFolder
 from medfig.records import MedfigError, Subfigure
 
@@ -37,13 +38,13 @@ def test_filter_keeps_a_confident_split_and_drops_a_doubtful_one_with_a_reason(t
     record = _dataset(tmp_path / "good", grid, "ocr")
     strips = [[0, 0, 20, 200], [20, 0, 40, 200]]  # two thin strips for a caption naming four panels
     doubtful = _dataset(tmp_path / "bad", strips, "none")
-    good_c, _ = PanelConfidenceFilter(tmp_path / "good", 0.5).confidence(record)
-    bad_c, _ = PanelConfidenceFilter(tmp_path / "bad", 0.5).confidence(doubtful)
+    good_c, _ = SplitConfidenceFilter(tmp_path / "good", 0.5).confidence(record)
+    bad_c, _ = SplitConfidenceFilter(tmp_path / "bad", 0.5).confidence(doubtful)
     assert bad_c < good_c
     cut = (good_c + bad_c) / 2
-    assert PanelConfidenceFilter(tmp_path / "good", cut).filter(record).keep
-    verdict = PanelConfidenceFilter(tmp_path / "bad", cut).filter(doubtful)
-    assert not verdict.keep and verdict.reason == "low_panel_confidence"
+    assert SplitConfidenceFilter(tmp_path / "good", cut).filter(record).keep
+    verdict = SplitConfidenceFilter(tmp_path / "bad", cut).filter(doubtful)
+    assert not verdict.keep and verdict.reason == "low_split_confidence"
     assert "2 panels" in verdict.detail and f"< {cut:g}" in verdict.detail
 
 
@@ -51,11 +52,11 @@ def test_a_figure_kept_whole_is_judged_by_its_caption(tmp_path):
     DatasetFolder(tmp_path).write_table("subfigures", subfigures_table([]))
     whole = {"article_key": "A1", "figure_id": "F2", "caption": FOUR, "n_subfigures": 0, "width": 200, "height": 200}
     plain = dict(whole, caption="Axial CT of the abdomen showing a mass.")
-    flt = PanelConfidenceFilter(tmp_path, 0.0)
+    flt = SplitConfidenceFilter(tmp_path, 0.0)
     assert flt.confidence(whole)[0] < flt.confidence(plain)[0]
     assert "kept whole" in flt.confidence(whole)[1]
 
 
 def test_threshold_outside_0_1_is_one_clear_error(tmp_path):
-    with pytest.raises(MedfigError, match="between 0 and 1"):
-        PanelConfidenceFilter(tmp_path, 1.5)
+    with pytest.raises(MedfigError, match="--min-figure-split-confidence must be between 0 and 1"):
+        SplitConfidenceFilter(tmp_path, 1.5)

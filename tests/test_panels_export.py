@@ -124,10 +124,10 @@ def test_hf_panels_config_round_trips(built_and_release, gold, tmp_path):
         assert row["image"].size == (x1 - x0, y1 - y0)
         assert row["inline_refs"] == [r["sentence"] for r in expected["inline_refs"]]
         assert row["score"] == pytest.approx(expected["score"])
-    # confidence: the calibrated probability curate's --min-panel-confidence judges by, per figure the same mean
-    from medfig.curate.panel_confidence import PanelConfidenceFilter
+    # confidence: the calibrated probability curate judges by; per figure the mean --min-figure-split-confidence uses
+    from medfig.curate.panel_confidence import SplitConfidenceFilter
 
-    judge = PanelConfidenceFilter(built_and_release[0], 0.5)
+    judge = SplitConfidenceFilter(built_and_release[0], 0.5)
     release = load_release(built_and_release[1])
     for key in gold:
         confidences = [row["confidence"] for row in rows if (row["article_key"], row["figure_id"]) == key]
@@ -209,6 +209,10 @@ def test_export_says_when_panels_cannot_be_found(built_and_release, tmp_path, ca
     summary = json.loads((release / "summary.json").read_text())
     summary["dataset"] = str(tmp_path / "gone")
     (release / "summary.json").write_text(json.dumps(summary))
+    # a release carries its own panels (curate writes subfigures.parquet): the dataset is not needed
+    assert len(load_release(release).panels) == N_PANELS
+    # one curated before it did reads them from its dataset, and says so when that is gone
+    (release / "subfigures.parquet").unlink()
     assert load_release(release).panels == []
     assert cli_main(["export", "webdataset", str(release), str(tmp_path / "out"), "-q"]) == 0
     err = capsys.readouterr().err

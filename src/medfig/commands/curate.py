@@ -22,8 +22,12 @@ def run(args: argparse.Namespace) -> int:
         min_concept_frequency=args.min_concept_frequency, splits=fractions, seed=args.seed,
         min_split_figures=args.min_split_figures,
         workers=args.workers, executor=args.executor, ray_address=args.ray_address,
-        min_panel_confidence=args.min_panel_confidence,
+        min_panel_confidence=args.min_panel_confidence, keep_confident_panels=args.keep_confident_panels,
+        min_figure_split_confidence=args.min_figure_split_confidence,
     )
+    if args.keep_confident_panels and args.min_panel_confidence is None:
+        print("medfig curate: --keep-confident-panels needs --min-panel-confidence X", file=sys.stderr)
+        return 2
     if not Path(args.dataset).is_dir():
         print(f"medfig curate: dataset folder not found: {args.dataset}", file=sys.stderr)
         return 2
@@ -82,6 +86,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "reduce in this process")
     p.add_argument("--ray-address", default=None, help="Ray cluster to join (default starts a local Ray)")
     p.add_argument("--min-panel-confidence", type=_args.fraction, default=None, metavar="X",
-                   help="drop figures whose calibrated split confidence is below X (0-1; ledger reason low_panel_confidence)")
+                   help="drop panels whose calibrated confidence (probability of a true panel) is below X, 0-1; the "
+                        "figure stays. When some panels of a figure are below X, all its panels go (reason "
+                        "partial_split: an incomplete split misleads subfigure tasks). Ledger reason "
+                        "low_panel_confidence; exports then omit the panels")
+    p.add_argument("--keep-confident-panels", action="store_true",
+                   help="with --min-panel-confidence: keep the panels at or above X of a partly untrusted split "
+                        "(for using panels one by one: panel search, single-panel images)")
+    p.add_argument("--min-figure-split-confidence", type=_args.fraction, default=None, metavar="X",
+                   help="drop whole figures whose split confidence is below X: the mean of their panels', or for a "
+                        "figure kept whole the probability that it is single-panel (ledger reason low_split_confidence)")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=run)

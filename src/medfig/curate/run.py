@@ -6,7 +6,10 @@ Release folder::
                       attribution, medical_keywords, dup_cluster, modality, concepts, split ...
     articles.parquet  the articles that still have a figure
     exclusions.parquet the ledger: the build's exclusions plus one row per figure a curate step
-                      dropped (phase curate, step, reason, detail); see medfig.ledger
+                      dropped (phase curate, step, reason, detail) and one per panel
+                      --min-panel-confidence dropped (step panel_confidence); see medfig.ledger
+    subfigures.parquet the kept figures' kept panels, confidence filled (what the exports read);
+                      written when the dataset has a subfigures table
     images/           the kept figures' images (hard links when possible, else copies)
     summary.json      counts per step: seen, dropped by reason, skipped by reason
 """
@@ -56,7 +59,9 @@ class CurateOptions:
     workers: int = 1  # processes (local) or tasks in flight (ray) for the record steps and image hashing
     executor: str = "local"  # local | ray: where record steps run (per shard) and images are hashed
     ray_address: str | None = None
-    min_panel_confidence: float | None = None  # medfig.curate.panel_confidence: drop figures whose split is below it
+    min_panel_confidence: float | None = None  # medfig.curate.panel_confidence: drop panels below it (figures stay)
+    keep_confident_panels: bool = False  # with min_panel_confidence: keep a partial split's confident panels
+    min_figure_split_confidence: float | None = None  # drop whole figures whose split confidence is below it
 
 
 @dataclass
@@ -119,10 +124,10 @@ def default_steps(dataset: str | Path, opts: CurateOptions, progress: bool = Fal
         steps.append(MedicalFilter(matcher, dataset, second_chance=opts.medical_second_chance))
     if opts.require_images:
         steps.append(RequireImageFilter())
-    if opts.min_panel_confidence is not None:
-        from medfig.curate.panel_confidence import PanelConfidenceFilter
+    if opts.min_figure_split_confidence is not None:
+        from medfig.curate.panel_confidence import SplitConfidenceFilter
 
-        steps.append(PanelConfidenceFilter(dataset, opts.min_panel_confidence))
+        steps.append(SplitConfidenceFilter(dataset, opts.min_figure_split_confidence))
     if opts.duplicates:
         from medfig.curate.duplicates import DuplicateFilter
 
@@ -193,12 +198,21 @@ def curate(dataset: str | Path, release: str | Path, options: CurateOptions | No
 
 def _curate_locked(root: Path, out: Path, opts: CurateOptions, steps: list[Step] | None, progress: bool,
                    t0: float) -> CurateReport:
+    from medfig.curate.panel_confidence import check_threshold, curate_panels, panels_by_figure
+
+    if opts.min_panel_confidence is not None:  # said before the steps run, not after
+        check_threshold(opts.min_panel_confidence, "--min-panel-confidence")
     records, articles = load_records(root)
     n_in = len(records)
     steps = steps if steps is not None else default_steps(root, opts, progress)
     with _executor(opts) as executor:
         kept, drops, stats = run_steps(records, steps, progress=progress, executor=executor,
                                        shards=max(1, 2 * opts.workers) if executor is not None else 1)
+    # panels are judged on the figures every figure step kept: a dropped figure's panels go with it
+    has_panels = DatasetFolder(root).has_table("subfigures")
+    panels = curate_panels(kept, panels_by_figure(root) if has_panels else {}, opts.min_panel_confidence,
+                           keep_confident=opts.keep_confident_panels)
+    drops = drops + panels.drops
     out.mkdir(parents=True, exist_ok=True)
     for rec in kept:
         if rec.get("image_path") and rec.get("image_status") in (None, "ok"):
@@ -210,6 +224,11 @@ def _curate_locked(root: Path, out: Path, opts: CurateOptions, steps: list[Step]
                                                                  "figure_id": pa.array([], pa.string())})
     release_folder = DatasetFolder(out)
     release_folder.write_table("figures", table)
+    if has_panels:  # the release carries its own panels, so exports follow the panel verdicts
+        release_folder.write_table("subfigures", schema.to_table(panels.kept, schema.SUBFIGURES))
+    elif release_folder.has_table("subfigures"):  # an earlier release's panels would outlive their dataset's
+        stale = release_folder.table_location("subfigures")
+        shutil.rmtree(stale) if stale.is_dir() else stale.unlink(missing_ok=True)
     keys = {r["article_key"] for r in kept}
     release_folder.write_table("articles", articles.filter(pa.array([k in keys for k in articles["article_key"].to_pylist()], pa.bool_())))
     by_key = {(r["article_key"], r["figure_id"]): r for r in records}
@@ -223,6 +242,9 @@ def _curate_locked(root: Path, out: Path, opts: CurateOptions, steps: list[Step]
         "figures_kept": len(kept),
         "steps": {st.name: st.as_dict() for st in stats},
     }
+    if has_panels:
+        report.extra["panels"] = panels.summary_line()
+        summary["panels"] = panels.as_dict()
     if kept and "split" in kept[0]:
         report.extra["splits"] = dict(Counter(r.get("split") for r in kept))
         summary["splits"] = report.extra["splits"]

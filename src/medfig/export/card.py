@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 from statistics import mean, median
 
+from medfig.curate.panel_confidence import PANEL_STEP
 from medfig.export.release import Release
 from medfig.io import atomic_write_bytes
 
@@ -55,7 +56,9 @@ def release_stats(release: Release) -> dict:
         "top_concepts": Counter(c for r in figs for c in r.get("concepts") or []).most_common(15),
         "modalities": Counter(r.get("modality") or "none" for r in figs).most_common(),
         "splits": Counter(r.get("split") or "-" for r in figs).most_common(),
-        "drops": Counter((d["step"], d["reason"]) for d in release.drops).most_common(),
+        "drops": Counter((d["step"], d["reason"]) for d in release.drops if d["step"] != PANEL_STEP).most_common(),
+        # curate --min-panel-confidence drops panels, not figures: counted apart
+        "panel_drops": Counter(d["reason"] for d in release.drops if d["step"] == PANEL_STEP).most_common(),
         "_cap_len": cap_len,
         "_n_concepts": n_concepts,
     }
@@ -105,6 +108,8 @@ def statistics_lines(s: dict, names: dict[str, str]) -> list[str]:
         "", "Semantic types: not listed (the vocabulary file has no semantic types).",
         "", "## Drops by step and reason", "", "| step | reason | figures |", "|---|---|---|",
         *[f"| {st} | {rs} | {n} |" for (st, rs), n in s["drops"]],
+        *(["", f"Panels dropped by `{PANEL_STEP}` (their figures stay): "
+           + ", ".join(f"{rs} {n}" for rs, n in s["panel_drops"]) + "."] if s["panel_drops"] else []),
     ]
 
 

@@ -1,13 +1,15 @@
 """Open a release folder written by ``medfig curate`` for the exporters.
 
-Panels: a release has no ``subfigures`` table of its own today, so the panels of its kept
-figures are read from the release when it has one, else from the dataset the release was
+Panels: ``medfig curate`` writes the release's own ``subfigures.parquet``: the kept panels of the
+kept figures, with their confidence, so panels ``--min-panel-confidence`` dropped reach no export.
+A release curated before it did has none; its panels are then read from the dataset it was
 curated from (``summary.json`` ``dataset``). Panel images are cut from the released figure
 image with the panel's ``box_px`` (pixels of that same stored image), so exports never
 depend on the dataset's crop files. When figures have panels (``n_subfigures`` > 0) but no
 subfigures table can be found, ``panels_missing`` says why and the CLI prints it. A panel's
-``confidence`` is the calibrated probability that it is a true panel, recomputed from the stored
-split (score, letter read, box, caption letters) as ``medfig curate --min-panel-confidence`` does.
+``confidence`` is the calibrated probability that it is a true panel (the stored one, else
+recomputed from the stored split: score, letter read, box, caption letters), the number
+``medfig curate --min-panel-confidence`` judges by.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from medfig.compound.confidence import stored_panel_confidences
+from medfig.curate.panel_confidence import panel_confidences
 from medfig.dataset import DatasetFolder
 from medfig.geometry import PixelBox, pixel_box
 from medfig.images import open_image
@@ -57,13 +59,10 @@ class Release:
                 index.setdefault((panel["article_key"], panel["figure_id"]), []).append(panel)
             for figure in self.figures:
                 panels = index.get((figure["article_key"], figure["figure_id"]))
-                if panels and any(p.get("confidence") is None for p in panels):
-                    # a dataset built before subfigures.parquet stored confidence (schema < 3)
-                    for panel, confidence in zip(panels, panel_confidences(figure, panels)):
-                        panel["confidence"] = confidence
-                for panel in panels or []:
-                    if panel.get("confidence") is not None:  # float32 in Parquet: 4 digits, as the score
-                        panel["confidence"] = round(float(panel["confidence"]), 4)
+                # stored (float32 in Parquet: 4 digits, as the score), or recomputed for a dataset built
+                # before subfigures.parquet stored confidence (schema < 3)
+                for panel, confidence in zip(panels or [], panel_confidences(figure, panels or [])):
+                    panel["confidence"] = confidence
             self._panel_index = index
         return self._panel_index.get((rec["article_key"], rec["figure_id"]), [])
 
@@ -83,13 +82,6 @@ class Release:
             buf = io.BytesIO()
             crop.save(buf, "PNG")
         return buf.getvalue()
-
-
-def panel_confidences(figure: dict, panels: list[dict]) -> list[float | None]:
-    """Each panel's calibrated confidence recomputed from what the build stored (datasets built before
-    ``subfigures.parquet`` kept it), as ``medfig curate --min-panel-confidence`` does."""
-    return stored_panel_confidences(figure.get("caption") or "", int(figure.get("width") or 0),
-                                    int(figure.get("height") or 0), panels)
 
 
 def panel_box(panel: dict) -> PixelBox:

@@ -21,7 +21,8 @@ compound figure (one with panels) is replaced by its single-modality radiology p
 image is the panel cut from the figure, the caption its subcaption, the concepts the figure's
 (concepts are tagged per caption, not per panel), the manual concepts the panel's modality CUI
 plus the figure's non-modality ones, and the attribution names the panel. Compound figures
-with no such panel are left out; the returned counts say what happened and why.
+with no such panel, or whose panels ``medfig curate --min-panel-confidence`` dropped (the figure's
+``panels_dropped``), are left out; the returned counts say what happened and why.
 """
 
 from __future__ import annotations
@@ -82,6 +83,11 @@ def _items(release: Release, rec: dict, panels: bool, stats: Counter) -> list[di
     figure_item = {"rec": rec, "panel": None, "caption": caption, "concepts": list(rec.get("concepts") or []),
                    "manual": list(rec.get("concepts_manual") or []), "attribution": rec.get("attribution") or ""}
     subfigures = release.panels_of(rec) if panels else []
+    if panels and not subfigures and rec.get("panels_dropped"):
+        # curate --min-panel-confidence dropped this split: a compound figure all the same, and ROCOv2
+        # keeps non-compound images only, so neither it nor its untrusted panels go in
+        stats["compound_figures_without_panel_kept:panels_dropped_by_curate"] += 1
+        return []
     if not subfigures:
         return [figure_item]
     stats["compound_figures_replaced"] += 1
