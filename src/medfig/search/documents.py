@@ -6,6 +6,11 @@ A *document* is the unit a search returns. When ``subfigures.parquet`` exists
 that cite it; figures without panel rows stay whole (kind ``figure``). Without
 that file every figure is one document. Nothing here touches the index: this
 module only turns dataset tables into plain records.
+
+Figures whose caption the PDF does not print (``image_status`` ``not_in_pdf``: eLife's figure
+supplements) are not documents: no image of them exists anywhere, so a figure search has nothing
+to show for them. Figures that merely lack an image in this build (a text-only build, a missing
+file) stay searchable; the web shows them with a "no image file" placeholder.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from medfig.dataset import DatasetFolder
+from medfig.pipeline.article import NOT_IN_PDF
 from medfig.search.modality import document_modalities
 from medfig.search.subfigures import PanelRow, read_subfigures
 
@@ -135,8 +141,9 @@ def _merge_refs(*lists: list[dict]) -> list[dict]:
     return out
 
 
-def documents_from_dataset(root: str | Path) -> list[SearchDoc]:
-    """Every search document of a built dataset folder, panels when ``subfigures.parquet`` exists."""
+def documents_from_dataset(root: str | Path, skipped: Counter | None = None) -> list[SearchDoc]:
+    """Every search document of a built dataset folder, panels when ``subfigures.parquet`` exists;
+    none for figures the PDF does not print (``not_in_pdf``), counted in ``skipped`` when given."""
     folder = DatasetFolder(root)
     figures = folder.read_rows("figures")
     articles = {a["article_key"]: a for a in folder.read_rows("articles")}
@@ -146,6 +153,10 @@ def documents_from_dataset(root: str | Path) -> list[SearchDoc]:
 
     docs: list[SearchDoc] = []
     for fig in figures:
+        if fig.get("image_status") == NOT_IN_PDF:
+            if skipped is not None:
+                skipped[NOT_IN_PDF] += 1
+            continue
         article = articles.get(fig["article_key"], {})
         base = dict(
             article_key=fig["article_key"],

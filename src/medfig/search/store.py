@@ -34,6 +34,7 @@ from tqdm import tqdm
 from medfig.dataset import DatasetFolder
 from medfig.io import atomic_write_bytes, atomic_write_json
 from medfig.records import MedfigError
+from medfig.pipeline.article import NOT_IN_PDF
 from medfig.search.documents import TEXT_FIELDS, SearchDoc, documents_from_dataset
 from medfig.search.licences import licence_tags
 from medfig.search.querytext import content_words
@@ -269,8 +270,9 @@ def _build_index_locked(dataset, index_dir: Path, fields: tuple[str, ...], dense
                         docs: list[SearchDoc] | None, progress: bool, batch_size: int, started: float) -> IndexReport:
     from medfig.search.encoder import INSTALL_HINT, dense_available
 
+    skipped: Counter = Counter()
     if docs is None:
-        docs = documents_from_dataset(dataset)
+        docs = documents_from_dataset(dataset, skipped)
     dupes = len(docs) - len({d.doc_key for d in docs})
     if dupes:
         raise MedfigError(f"{dataset}: {dupes} duplicate figure/panel ids; cannot index")
@@ -280,6 +282,9 @@ def _build_index_locked(dataset, index_dir: Path, fields: tuple[str, ...], dense
                          panels=sum(d.kind == "panel" for d in docs), figures=sum(d.kind == "figure" for d in docs))
     if not dense:
         report.notes.append(f"dense vectors off; for fused search: {INSTALL_HINT}")
+    if skipped[NOT_IN_PDF]:
+        report.notes.append(f"{skipped[NOT_IN_PDF]} figures not indexed: the PDF does not print them "
+                            "(image_status not_in_pdf), so no image exists")
 
     conn = connect(index_dir / "index.sqlite")
     try:
