@@ -155,7 +155,7 @@ def _is_picture(pixels: np.ndarray) -> bool:
     mostly flat fill (white page, a grey plot background, coloured bars), and its panels are
     separated by the gaps the XY-cut finds. Flat: a pixel equal to its right and lower
     neighbours; blank: near-white."""
-    gray = pixels if pixels.ndim == 2 else pixels.max(axis=2)
+    gray = pixels if pixels.ndim == 2 else np.maximum.reduce([pixels[..., c] for c in range(pixels.shape[2])])
     if min(gray.shape) < 2:
         return False
     g = gray.astype(np.int16)
@@ -203,19 +203,21 @@ def split_on_seams(pixels: np.ndarray, box: PixelBox, is_panel: Callable[[PixelB
 
 
 def _crosses_all(pixels: np.ndarray, box: PixelBox, tiles: list[PixelBox], strips: list[PixelBox], axis: int) -> bool:
-    """Is every seam between ``tiles`` (cut along ``axis``) also a seam inside each of the
-    ``strips`` that run across it? A grid's seam runs through the whole figure; an edge
-    inside one picture (a brighter rectangle left by editing) stops part way."""
+    """Is every seam between ``tiles`` (cut along ``axis``) also a seam inside more than half
+    of the ``strips`` that run across it? A grid's seam runs through the whole figure (one
+    pair of tiles may hide it: white tissue against white tissue); an edge inside one
+    picture (a brighter rectangle left by editing, a collimator's shadow) stops part way."""
     seams = [_offset(t, box, axis) for t in tiles[1:]]
+    seen = [0] * len(seams)
     for strip in strips:
         # the strip spans the box along ``axis`` and one tile's width across it
         part = (box[0], strip[1], box[2], strip[3]) if axis == 1 else (strip[0], box[1], strip[2], box[3])
         region = _crop(pixels, part)
         lines = region if axis == 0 else np.swapaxes(region, 0, 1)
         found = _candidates(line_evidence(lines), RULE_MAX_PX + 1)
-        if any(all(abs(y - f) > RULE_MAX_PX for f in found) for y in seams):
-            return False
-    return True
+        for i, y in enumerate(seams):
+            seen[i] += any(abs(y - f) <= RULE_MAX_PX for f in found)
+    return all(2 * n > len(strips) for n in seen)
 
 
 # Second-level seams of sibling tiles at most this share of the extent apart are one.
