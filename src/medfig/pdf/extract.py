@@ -33,6 +33,8 @@ from medfig.pdf.document import PdfPages, open_pdf, read_pdf_bytes
 from medfig.pdf.layout import DETECT_DPI, LayoutBox, detect
 from medfig.pdf.page import read_page
 from medfig.pdf.page_image import render_page
+from medfig.pdf.region_features import page_evidence
+from medfig.pdf.region_model import MODEL, RULES, Picker, resolve_picker
 from medfig.pdf.pairing import absorb_fragments, cross_page_targets, pair, pair_across_pages
 from medfig.pdf.regions import Region, propose_regions
 from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
@@ -46,7 +48,8 @@ DEFAULT_MAX_PAGES = 300  # very long PDFs: the first pages are read and a warnin
 
 def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_pages: str = "captions",
                 max_pages: int = DEFAULT_MAX_PAGES, name: str | None = None,
-                time_limit_s: float | None = None, cross_page: bool = True) -> PdfExtraction:
+                time_limit_s: float | None = None, cross_page: bool = True,
+                region_picker: Picker | str = RULES) -> PdfExtraction:
     """Extract figures and tables (with captions) from a PDF.
 
     ``use_layout=False`` is the cheap mode: no page rendering, no detector; regions come
@@ -59,13 +62,17 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
     ``cross_page``: a caption left without a region on its page is paired with the art of
     the page before or after when that page holds no caption (:func:`_pair_across_pages`;
     on by default, CLI ``--no-cross-page-captions`` turns it off).
+    ``region_picker`` (internal: the trainer and benchmarks): how a paired figure's box is chosen
+    among candidates: ``"rules"`` (default) = the rule region as proposed, ``"model"`` = the shipped
+    learned model (:mod:`medfig.pdf.region_model`), or a callable ``(evidence, caption, region) -> Region``.
     Raises :class:`PdfExtractionError` naming the file when the PDF cannot be read.
     """
     t_start = time.perf_counter()
     data, display = read_pdf_bytes(pdf, name)
     doc, plumber = open_pdf(data, display)
     run = _Extraction(doc, plumber, PdfExtraction(pdf=display, n_pages=len(doc), page_sizes_pt=[]),
-                      use_layout=use_layout, layout_pages=layout_pages)
+                      use_layout=use_layout, layout_pages=layout_pages, picker=resolve_picker(region_picker),
+                      learned=region_picker == MODEL)
     try:
         _read_pages(run, max_pages, time_limit_s, t_start)
         drop_page_furniture(run.pages)
@@ -96,6 +103,8 @@ class _Extraction:
     result: PdfExtraction
     use_layout: bool
     layout_pages: str
+    picker: Picker | None  # chooses each paired figure's box among candidates (None: the rule region)
+    learned: bool  # the shipped model picks (sideways pages, read by a nested call, follow it; a caller's picker does not)
     stages: dict[str, float] = field(default_factory=lambda: defaultdict(float))  # seconds per stage
     pages: list[PageData] = field(default_factory=list)
     captions: list[PdfCaption] = field(default_factory=list)  # every page's, before one per name is kept
@@ -199,7 +208,11 @@ def _extract_page(run: _Extraction, page: PageData, page_caps: list[PdfCaption])
         return
     with _timed(run.stages, "regions"):
         regions = run.scanned_regions[page.index] if scanned else propose_regions(page, layout, page_caps)
-        _pair_page(run.result, page.index, page_caps, regions, use_layout=run.use_layout, scanned=scanned)
+        pick = None
+        if run.picker is not None and layout is not None and not scanned:
+            evidence = page_evidence(page, layout, page_caps)
+            pick = lambda caption, region: run.picker(evidence, caption, region)  # noqa: E731
+        _pair_page(run.result, page.index, page_caps, regions, use_layout=run.use_layout, scanned=scanned, pick=pick)
 
 
 def _detect_layout(run: _Extraction, index: int) -> list[LayoutBox]:
@@ -211,10 +224,10 @@ def _detect_layout(run: _Extraction, index: int) -> list[LayoutBox]:
 
 
 def _pair_page(result: PdfExtraction, index: int, page_caps: list[PdfCaption], regions: list[Region], *,
-               use_layout: bool, scanned: bool) -> None:
+               use_layout: bool, scanned: bool, pick=None) -> None:
     """Hungarian pairing of a page's captions and regions into ``result``: figures, regionless
     captions (with the reason) and uncaptioned regions (detector fragments of a paired figure
-    merged into it)."""
+    merged into it). ``pick(caption, region) -> Region`` chooses each paired figure's final box."""
     # without the detector there are no table regions: table captions stay regionless
     # instead of taking a figure's region
     pairable = page_caps if use_layout else [c for c in page_caps if c.fig_type != "Table"]
@@ -225,6 +238,8 @@ def _pair_page(result: PdfExtraction, index: int, page_caps: list[PdfCaption], r
                                                 [regions[rj] for rj in lonely_regions], page_caps)
     for (ci, _, cost), r in zip(pairs, paired_regions):
         c = page_caps[ci]
+        if pick is not None and c.fig_type == "Figure" and r.kind == "figure":
+            r = pick(c, r)
         result.figures.append(ExtractedFigure(
             name=c.name, fig_type=c.fig_type, page=index, box_pt=r.box, caption_box_pt=c.box_pt,
             caption=c.text, label=c.label, number=c.number, source=r.source, pair_distance_pt=round(cost, 2)))
@@ -284,7 +299,8 @@ def _add_rotated_pages(run: _Extraction) -> None:
     for i, angle in run.rotated.items():
         if angle:
             with _timed(run.stages, "rotated"):
-                _add_rotated_page(run.result, run.doc, i, angle, use_layout=run.use_layout, layout_pages=run.layout_pages)
+                _add_rotated_page(run.result, run.doc, i, angle, use_layout=run.use_layout, layout_pages=run.layout_pages,
+                                  region_picker=MODEL if run.learned else RULES)
 
 
 def _add_rotated_page(result: PdfExtraction, doc, index: int, angle: int, **options) -> None:

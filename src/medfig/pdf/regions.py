@@ -24,7 +24,7 @@ from medfig.pdf.types import PageData, PdfCaption, Word
 
 MIN_FIGURE_SIDE_PT = 30.0
 LAYOUT_MIN_SCORE = 0.3
-_GROW_PT = 11.0  # figure text and rules within this distance of the art belong to it (tick labels stack ~8 pt apart, legends ~10)
+GROW_PT = 11.0  # figure text and rules within this distance of the art belong to it (tick labels stack ~8 pt apart, legends ~10)
 _FIGURE_TEXT_MAX_CHARS = 40  # longer lines are body text, not axis labels
 
 
@@ -36,7 +36,7 @@ class Region:
     score: float = 1.0
 
 
-def _figure_words(page: PageData, captions: list[PdfCaption], clusters: list[GraphicCluster]) -> list[Word]:
+def figure_words(page: PageData, captions: list[PdfCaption], clusters: list[GraphicCluster]) -> list[Word]:
     """Words that may belong to a figure, never caption words: rotated words, words of short
     lines or of lines set smaller than the body text (axis titles, legends), words on graphics."""
     figure_line_words = set()
@@ -52,12 +52,12 @@ def _figure_words(page: PageData, captions: list[PdfCaption], clusters: list[Gra
     return out
 
 
-def _grow_with_text(box: PointBox, words: list[Word], rules: list[PointBox] = ()) -> PointBox:
+def grow_with_text(box: PointBox, words: list[Word], rules: list[PointBox] = ()) -> PointBox:
     """Add figure words and rules (grid lines, axes) near the region, a few passes:
     tick labels stack next to tick labels, grid lines next to grid lines."""
     items = [w.box for w in words] + list(rules)
     for _ in range(8):
-        grown = [b for b in items if edge_distance(b, box) <= _GROW_PT]
+        grown = [b for b in items if edge_distance(b, box) <= GROW_PT]
         new = union([box, *grown])
         if new == box:
             break
@@ -121,7 +121,7 @@ def _grow_table(page: PageData, box: PointBox, captions: list[PdfCaption]) -> Po
     return box
 
 
-def _trim_captions(box: PointBox, captions: list[PdfCaption]) -> PointBox:
+def trim_captions(box: PointBox, captions: list[PdfCaption]) -> PointBox:
     """Cut a region where it runs into a caption: keep the larger side."""
     for cap in captions:
         c = cap.box_pt
@@ -143,7 +143,7 @@ def _nms_contained(boxes: list[LayoutBox]) -> list[LayoutBox]:
     return keep
 
 
-def _rules(page: PageData, near: PointBox) -> list[PointBox]:
+def rules_inside(page: PageData, near: PointBox) -> list[PointBox]:
     """Thin paths (grid lines, axes, ticks) inside ``near``: a chart's rules, not the page's."""
     return [g.box for g in page.graphics if g.thin and inside_fraction(g.box, near) > 0.9]
 
@@ -191,7 +191,7 @@ def snap_layout_box(page: PageData, lb: LayoutBox, clusters: list[GraphicCluster
         if box is None:
             return Region(lb.box, "table", "layout-raw", lb.score)
         box = _grow_table(page, box, captions)
-        return Region(_trim_captions(box, captions), "table", "layout", lb.score)
+        return Region(trim_captions(box, captions), "table", "layout", lb.score)
     objs = [g.box for cl in clusters for g in cl.members if inside_fraction(g.box, limit) > 0.6]
     # whole clusters that the detector box mostly covers (it often misses a panel edge)
     for cl in clusters:
@@ -206,9 +206,9 @@ def snap_layout_box(page: PageData, lb: LayoutBox, clusters: list[GraphicCluster
         art = union(inner)
         if art is None or area(art) < 0.2 * area(lb.box):
             return Region(lb.box, "figure", "layout-raw", lb.score)
-    box = _grow_with_text(art, words, _rules(page, limit))
+    box = grow_with_text(art, words, rules_inside(page, limit))
     box = _enclosing_frame(page, box, captions) or box
-    trimmed = _trim_captions(box, captions)
+    trimmed = trim_captions(box, captions)
     if trimmed != box:
         # a detector box spanning several figures was cut at a caption: shrink what is left
         # back onto the objects inside it, or it keeps the white space the cut left behind
@@ -221,7 +221,7 @@ def snap_layout_box(page: PageData, lb: LayoutBox, clusters: list[GraphicCluster
 def propose_regions(page: PageData, layout: list[LayoutBox] | None, captions: list[PdfCaption]) -> list[Region]:
     """All figure/table region proposals on a page (layout=None: PDF objects only, cheap mode)."""
     clusters = [c for c in cluster_graphics(page) if not c.only_rules]
-    words = _figure_words(page, captions, clusters)
+    words = figure_words(page, captions, clusters)
     regions: list[Region] = []
     if layout:
         wanted = [b for b in layout if b.label in ("figure", "table") and b.score >= LAYOUT_MIN_SCORE
@@ -238,7 +238,7 @@ def propose_regions(page: PageData, layout: list[LayoutBox] | None, captions: li
         if any(inside_fraction(cl.box, c.box_pt) > 0.5 for c in captions):
             continue
         source = "images" if cl.n_images else "vector"
-        box = _trim_captions(_grow_with_text(cl.box, words, _rules(page, expand(cl.box, 2 * _GROW_PT))), captions)
+        box = trim_captions(grow_with_text(cl.box, words, rules_inside(page, expand(cl.box, 2 * GROW_PT))), captions)
         regions.append(Region(box, "figure", source, 0.9))
     return _dedupe(regions)
 
