@@ -49,6 +49,14 @@ _CLAUSE_PUNCT = ";:"
 # "... in a. " or a dotted abbreviation ("... as s.e.m. ", "s.d. ") right before a marker
 _LETTER_SENTENCE_END = re.compile(r"(?:\s|[a-z]\.)[a-z]\.\s+$")
 SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)", re.IGNORECASE)
+# Sentences of statistics boilerplate ("N = 3 per group.", "Statistic: unpaired t-test.",
+# "Bars represent mean and error shown as s.e.m.", "Data are means ± SD.", "*P < 0.05.")
+# describe the test, not the panel: MedICaT-style subcaptions leave them out.
+STATISTICS = re.compile(
+    r"(?:[nN]\s*=\s*\d|Statistics?\b|Statistical\s+(?:analysis|significance|test)|(?:Error\s+)?[Bb]ars\s+(?:represent|show|indicate|are)"
+    r"|Circles\s+represent|Data\s+(?:are|were|is|represented|shown|presented|expressed)\b|Values\s+(?:are|were)\s+(?:mean|expressed|shown|presented)"
+    r"|(?:Results\s+are\s+)?(?:[Rr]epresented|[Ee]xpressed|[Ss]hown)\s+as\s+(?:the\s+)?mean|Mean\s*±|[*∗]+\s*[pP]\s*[<=≤]|[pP]\s*[<≤]\s*0?\.\d)"
+)
 
 
 @dataclass(slots=True)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from medfig.text.panel_markers import (
     BRACKETED,
     SCALE,
+    STATISTICS,
     Marker,
     clause_start,
     expand_labels,
@@ -41,6 +42,12 @@ from medfig.text.panel_markers import (
     only_punct,
     sentence_spans,
 )
+from medfig.text.subcaption_tagger import SubcaptionTagger, default_tagger
+
+# how the subcaption spans are chosen: the rules alone, the tagger alone, or the tagger
+# where the rules are weak (a marker inside its clause: "the first (a, blue)", "(a) side,
+# (b) top") and the rules where every marker leads its clause
+MODES = ("rules", "tagger", "hybrid")
 
 _LABEL_PREFIX = re.compile(r"^\s*(?:Supplementary\s+)?(?:Figure|Fig\.?|FIGURE|Fig)\s*S?\d+[A-Za-z]?\s*[.:|]?\s*")
 
@@ -59,6 +66,8 @@ class ParsedCaption:
     caption: str
     subcaptions: list[Subcaption] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
+    # True when the learned tagger, not the rules, attached the words to the markers
+    tagged: bool = False
 
     @property
     def labels(self) -> list[str]:
@@ -95,11 +104,19 @@ def _strip_span(caption: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
-def parse_subcaptions(caption: str) -> ParsedCaption:
-    """Subcaptions of a caption, in order of first appearance (see module doc)."""
-    caption = caption or ""
+def caption_body_start(caption: str) -> int:
+    """Offset where the caption's text starts, after its "Figure 3." label if any."""
     prefix = _LABEL_PREFIX.match(caption)
-    body_start = prefix.end() if prefix else 0
+    return prefix.end() if prefix else 0
+
+
+def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagger | None = None) -> ParsedCaption:
+    """Subcaptions of a caption, in order of first appearance (see module doc).
+
+    ``mode`` (one of :data:`MODES`) and ``tagger`` (default: the shipped model) choose who
+    attaches words to markers; the markers themselves always come from the rules."""
+    caption = caption or ""
+    body_start = caption_body_start(caption)
     markers = find_markers(caption, body_start)
     parsed = ParsedCaption(caption=caption, markers=markers)
     if not markers:
@@ -158,6 +175,14 @@ def parse_subcaptions(caption: str) -> ParsedCaption:
             for p in per_label[label]:
                 if p not in spans[label]:
                     spans[label].append(p)
+    if mode == "tagger" or (mode == "hybrid" and not all(m.leading for m in markers)):
+        tagger = tagger or default_tagger()
+        learned = tagger.subcaption_spans(caption, markers, body_start, spans)
+        # a panel the tagger leaves without words keeps the rules' text: never emptier
+        for label in order:
+            if learned.get(label):
+                spans[label] = learned[label]
+        parsed.tagged = True
     for label in order:
         merged = sorted(spans[label])
         text = " ".join(caption[a:b] for a, b in merged)
@@ -228,22 +253,12 @@ def _is_leading(caption: str, before: str, mk: Marker) -> bool:
     return bool(words) and words[-1].lower() in _FUNCTION_WORDS
 
 
-# Sentences of statistics boilerplate ("N = 3 per group.", "Statistic: unpaired t-test.",
-# "Bars represent mean and error shown as s.e.m.", "Data are means ± SD.", "*P < 0.05.")
-# describe the test, not the panel: MedICaT-style subcaptions leave them out.
-_STATISTICS = re.compile(
-    r"(?:[nN]\s*=\s*\d|Statistics?\b|Statistical\s+(?:analysis|significance|test)|(?:Error\s+)?[Bb]ars\s+(?:represent|show|indicate|are)"
-    r"|Circles\s+represent|Data\s+(?:are|were|is|represented|shown|presented|expressed)\b|Values\s+(?:are|were)\s+(?:mean|expressed|shown|presented)"
-    r"|(?:Results\s+are\s+)?(?:[Rr]epresented|[Ee]xpressed|[Ss]hown)\s+as\s+(?:the\s+)?mean|Mean\s*±|[*∗]+\s*[pP]\s*[<=≤]|[pP]\s*[<≤]\s*0?\.\d)"
-)
-
-
 def _drop_statistics(caption: str, a: int, b: int) -> list[tuple[int, int]]:
     """A span without its statistics sentences (kept whole when every sentence is one)."""
     cuts = [a] + [m.end() for m in re.finditer(r"[.;]\s+(?=[A-Z*∗(\[])", caption[a:b])] + [b - a]
     cuts = [a] + [a + c for c in cuts[1:-1]] + [b]
     sents = list(zip(cuts, cuts[1:]))
-    keep = [(x, y) for x, y in sents if not _STATISTICS.match(caption, x + len(caption[x:y]) - len(caption[x:y].lstrip()))]
+    keep = [(x, y) for x, y in sents if not STATISTICS.match(caption, x + len(caption[x:y]) - len(caption[x:y].lstrip()))]
     if not keep or len(keep) == len(sents):
         return [(a, b)]
     out: list[tuple[int, int]] = []
