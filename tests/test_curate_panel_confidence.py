@@ -164,3 +164,12 @@ def test_policy_on_hand_made_rows_needs_no_build():
     assert [p["label"] for p in strict.kept] == [] and dict(strict.dropped) == {"low_panel_confidence": 1, "partial_split": 1}
     assert [p["label"] for p in lenient.kept] == ["a"] and dict(lenient.dropped) == {"low_panel_confidence": 1}
     assert curate_panels([dict(figure)], {("A", "F"): rows}, 0.5).dropped == {}  # at X exactly: kept
+
+
+def test_a_dataset_without_panels_says_none_were_judged(dataset, tmp_path):
+    bare = tmp_path / "bare"
+    shutil.copytree(dataset, bare)
+    (bare / "subfigures.parquet").unlink()
+    report = curate(bare, tmp_path / "rel", CurateOptions(**FAST, min_panel_confidence=0.9))
+    assert f"panels             : none judged: {bare} has no subfigures table" in report.summary()
+    assert report.n_kept == 6 and not (tmp_path / "rel" / "subfigures.parquet").exists()

@@ -225,7 +225,9 @@ def _curate_locked(root: Path, out: Path, opts: CurateOptions, steps: list[Step]
     release_folder = DatasetFolder(out)
     release_folder.write_table("figures", table)
     if has_panels:  # the release carries its own panels, so exports follow the panel verdicts
-        release_folder.write_table("subfigures", schema.to_table(panels.kept, schema.SUBFIGURES))
+        # crops stay in the dataset (a path here would point nowhere): exports cut panels from the figure
+        rows = [{**panel, "crop_path": None} for panel in panels.kept]
+        release_folder.write_table("subfigures", schema.to_table(rows, schema.SUBFIGURES))
     elif release_folder.has_table("subfigures"):  # an earlier release's panels would outlive their dataset's
         stale = release_folder.table_location("subfigures")
         shutil.rmtree(stale) if stale.is_dir() else stale.unlink(missing_ok=True)
@@ -245,6 +247,8 @@ def _curate_locked(root: Path, out: Path, opts: CurateOptions, steps: list[Step]
     if has_panels:
         report.extra["panels"] = panels.summary_line()
         summary["panels"] = panels.as_dict()
+    elif opts.min_panel_confidence is not None:
+        report.extra["panels"] = f"none judged: {root} has no subfigures table (built with --no-subfigures?)"
     if kept and "split" in kept[0]:
         report.extra["splits"] = dict(Counter(r.get("split") for r in kept))
         summary["splits"] = report.extra["splits"]
