@@ -19,10 +19,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from medfig.compound.align import heuristic_alignment, label_alignment
+from medfig.compound.align import heuristic_alignment, label_alignment, sub_panel_subcaptions
 from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
-from medfig.compound.pieces import merge_unlettered_panels, unnamed_and_unlike
+from medfig.compound.pieces import grow_charts_over_text, merge_unlettered_panels, unnamed_and_unlike
 from medfig.compound.subcaption_fill import subcaptions_for
 from medfig.geometry import PixelBox, area
 from medfig.images import check_pixels, open_image
@@ -128,13 +128,16 @@ def analyze_compound(
             # top-left letters (eLife / Nature charts): one panel per letter, taking in the
             # axes, legends and tick labels the XY-cut left as separate pieces
             anchored = anchor_panels_on_letters(panels, layout.text_blocks, ocr, parsed)
-            panels = anchored if anchored is not None else merge_unlettered_panels(panels, ocr, parsed)
+            # otherwise chart plot areas take in their tick labels, axis titles and title
+            panels = anchored if anchored is not None else grow_charts_over_text(
+                merge_unlettered_panels(panels, ocr, parsed), layout.text_blocks, max(layout.width, layout.height))
             compound = len(panels) >= 2
             if not compound:
                 return _single(layout, ocr, parsed, n_letters, n_pieces)
         labels, read = label_alignment(panels, ocr, parsed)
         # no panel of a figure whose caption describes its panels stays without a subcaption
         labels, subs = subcaptions_for(panels, labels, parsed)
+        subs = sub_panel_subcaptions(read, parsed, subs)  # "(Aii)" text to the "Aii" panel only
     else:
         labels, read = heuristic_alignment(panels, parsed), {}
         subs = [parsed.get(label) if label else None for label in labels]

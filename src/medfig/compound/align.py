@@ -19,10 +19,12 @@ Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from medfig.geometry import PixelBox, centre
-from medfig.text.subcaptions import ParsedCaption
+from medfig.text.subcaptions import ParsedCaption, Subcaption
 from medfig.vision.panel_labels import PanelLabel
 
 ROW_TOLERANCE_PX = 50  # MedICaT's heuristic
@@ -96,16 +98,33 @@ def _mid_height(label: PixelBox, panel: PixelBox) -> bool:
     return panel[1] + h / 3 < cy < panel[3] - h / 3 and label[0] - panel[0] < 0.1 * w
 
 
+def sub_panel_letters(labels: list[PanelLabel]) -> set[str]:
+    """Letters (lower case) printed with two or more distinct sub-numbers ("Ai", "Aii",
+    "a1", "a2"): each of those sub-panels is a panel of its own (MedICaT labels them all "a")."""
+    subs: dict[str, set[str]] = {}
+    for l in labels:
+        if l.sub and l.text.isalpha():
+            subs.setdefault(l.text.lower(), set()).add(l.sub)
+    return {k for k, v in subs.items() if len(v) >= 2}
+
+
+def label_key(label: PanelLabel, subbed: set[str]) -> str:
+    """``"aii"`` for a sub-panel label of a letter in ``subbed``, else the letter alone."""
+    return label.key if label.text.lower() in subbed else label.text.lower()
+
+
 def assign_labels_to_panels(panels: list[PixelBox], labels: list[PanelLabel], wanted: set[str]) -> dict[int, PanelLabel]:
     """Panel index -> the OCR label that names it. Only labels whose letter is one of
     ``wanted`` (lower-cased caption labels; any letter when empty) take part."""
     from scipy.optimize import linear_sum_assignment
 
     cands = [l for l in labels if (not wanted or l.text.lower() in wanted) and _letter_shaped(l.box)]
-    # one reading per letter: keep the most confident
+    # one reading per letter (per sub-panel label "Ai", "Aii" where a letter has several):
+    # keep the most confident
+    subbed = sub_panel_letters(cands)
     best: dict[str, PanelLabel] = {}
     for l in cands:
-        k = l.text.lower()
+        k = label_key(l, subbed)
         if k not in best or l.score > best[k].score:
             best[k] = l
     # a glyph of a rotated axis title ("Tail DNA", "Excess Deaths") is no label of any panel
@@ -213,7 +232,7 @@ def consistent_letters(boxes: list[PixelBox], read: dict[int, PanelLabel]) -> tu
     best_keep: list[tuple[int, str]] = []
     best_order = orders[0]
     for order in orders:
-        seq = [(i, read[i].text.lower()) for i in order if i in read]
+        seq = [(i, read[i].key) for i in order if i in read]
         keep = _increasing(seq)
         if len(keep) > len(best_keep):
             best_keep, best_order = keep, order
@@ -231,10 +250,33 @@ def case_consistent(ocr_labels: list[PanelLabel], parsed: ParsedCaption) -> list
     case = parsed.letter_case
     if case is None:
         return ocr_labels
-    return [
+    kept = [
         l for l in ocr_labels
         if not l.text.isalpha() or l.text.lower() in _SAME_SHAPE or (l.text.isupper() == (case == "upper"))
     ]
+    return kept if not _whole_family_in_other_case(ocr_labels, parsed) else ocr_labels
+
+
+FAMILY_HEIGHT_SPREAD = 1.3  # a figure's panel letters share one font size: tallest / shortest at most this
+
+
+def _whole_family_in_other_case(ocr_labels: list[PanelLabel], parsed: ParsedCaption) -> bool:
+    """Does the image print every panel letter the caption names, in one font size, each
+    standing free, only in the other case ("(a)-(d)" in the caption, "A"-"D" in the figure)?
+    A stray anatomical "A" or structure letters are a few letters inside a photo, never
+    the caption's whole run."""
+    letters = {l for l in parsed.labels if len(l) == 1 and l.isalpha()}
+    if len(letters) < 2:
+        return False
+    best: dict[str, PanelLabel] = {}
+    for l in ocr_labels:
+        k = l.text.lower()
+        if l.text.isalpha() and k in letters and (k not in best or l.score > best[k].score):
+            best[k] = l
+    if set(best) != letters or not all(l.free for l in best.values()):
+        return False
+    heights = [l.box[3] - l.box[1] for l in best.values()]
+    return max(heights) <= FAMILY_HEIGHT_SPREAD * min(heights)
 
 
 def label_alignment(
@@ -277,3 +319,30 @@ def label_alignment(
         if i is not None and out[i] is None:
             out[i] = label
     return out, read
+
+
+# the sub-number inside a caption marker: "(Aii)", "(a1)", "(A-ii)", "(b.2)"
+_SUB_IN_MARKER = re.compile(r"([A-Za-z])[\-\u2013.,]?\s*(i{1,3}|iv|vi{0,3}|[1-9])\s*[\)\]]")
+
+
+def sub_panel_subcaptions(read: dict[int, PanelLabel], parsed: ParsedCaption, subs: list) -> list:
+    """A sub-panel whose label was read with its number ("Aii") takes the words its own caption
+    marker ("(Aii)") opens, not those of every "A" sub-panel. Without such a marker (the
+    caption says "(a)" for the printed "a1" and "a2") the sub-panels share the letter's text."""
+    out = list(subs)
+    markers = sorted(parsed.markers, key=lambda m: m.start)
+    for i, lab in read.items():
+        letter = lab.text.lower()
+        whole = parsed.get(letter) if lab.sub else None
+        if whole is None:
+            continue
+        for n, m in enumerate(markers):
+            found = _SUB_IN_MARKER.search(parsed.caption[m.start : m.end])
+            if letter not in m.labels or found is None or (found[1].lower(), found[2].lower()) != (letter, lab.sub):
+                continue
+            end = markers[n + 1].start if n + 1 < len(markers) else len(parsed.caption)
+            spans = [sp for sp in whole.spans if m.end <= sp[0] and sp[1] <= end]
+            if spans:
+                out[i] = Subcaption(label=letter, spans=spans, text=" ".join(parsed.caption[a:b] for a, b in spans))
+            break
+    return out

@@ -89,7 +89,7 @@ def next_letters(ocr_labels: list[PanelLabel], parsed: ParsedCaption, by_letter:
         if l.text.isalpha() and lo <= l.box[3] - l.box[1] <= hi and l.free and l.score >= EXTRA_LETTER_MIN_SCORE
     }
     out: list[PixelBox] = []
-    nxt = chr(ord(max(by_letter)) + 1)
+    nxt = chr(ord(max(k[0] for k in by_letter)) + 1)  # keys may be sub-panels ("b2")
     while nxt in read and nxt not in by_letter:
         out.append(tuple(read[nxt].box))  # type: ignore[arg-type]
         nxt = chr(ord(nxt) + 1)

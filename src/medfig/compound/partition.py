@@ -16,16 +16,15 @@ Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 
 from __future__ import annotations
 
-from medfig.compound.align import box_gap, case_consistent
+from medfig.compound.align import box_gap, case_consistent, label_key, sub_panel_letters
 from medfig.compound.letter_grid import infer_missing_letters, next_letters
-from medfig.compound.pieces import row_gaps, split_at_letters, within
+from medfig.compound.pieces import TEXT_REACH, row_gaps, split_at_letters, within
 from medfig.geometry import PixelBox, area, centre, intersection, union
 from medfig.text.subcaptions import ParsedCaption
 from medfig.vision.panel_labels import PanelLabel
 
 # Letter-anchored grouping (eLife / Nature style: a bold "A" at the top-left of each panel,
 # charts whose axes, legends and tick labels the XY-cut leaves as separate pieces).
-TEXT_REACH = 0.025  # text pieces this close (share of the figure side) join their panel's box
 TOP_LEFT_SLACK = 0.2  # a letter sits within this share of its group's width/height from the top-left
 
 
@@ -117,12 +116,18 @@ def anchor_panels_on_letters(
     text blocks) can be cut into one group per letter, and each letter heads its group
     (within ``TOP_LEFT_SLACK`` of its top-left corner). Returns one box per letter (the union
     of its group) or None when the figure does not fit (then the pieces are kept)."""
-    letters = [l for l in parsed.labels if len(l) == 1 and l.isalpha()]
+    consistent = case_consistent(ocr_labels, parsed)
+    # a letter printed with sub-numbers ("Ai", "Aii", "Aiii") heads one panel per sub-number
+    subbed = sub_panel_letters([l for l in consistent if l.text.lower() in parsed.labels])
+    letters: list[str] = []
+    for l in parsed.labels:
+        if len(l) == 1 and l.isalpha():
+            letters += sorted({x.key for x in consistent if x.text.lower() == l and x.sub}) if l in subbed else [l]
     if len(letters) < 2:
         return None
     by_letter: dict[str, PanelLabel] = {}
-    for lab in case_consistent(ocr_labels, parsed):
-        key = lab.text.lower()
+    for lab in consistent:
+        key = label_key(lab, subbed)
         if key in letters and (key not in by_letter or lab.score > by_letter[key].score):
             by_letter[key] = lab
     if set(by_letter) != set(letters):

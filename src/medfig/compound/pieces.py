@@ -15,6 +15,9 @@ from medfig.compound.align import assign_labels_to_panels, box_gap, case_consist
 from medfig.geometry import PixelBox, area, intersection, union
 from medfig.text.subcaptions import ParsedCaption
 from medfig.vision.panel_labels import PanelLabel
+from medfig.vision.text_blocks import axis_gap
+
+TEXT_REACH = 0.025  # text pieces this close (share of the figure's longer side) join their panel's box
 
 
 def _belongs_to(piece: list[int], panel: list[int]) -> bool:
@@ -162,3 +165,66 @@ def unnamed_and_unlike(boxes: list[PixelBox], caption_letters: list[str], ocr_la
     if len(read) >= 2:
         return False
     return not pieces_alike(boxes)
+
+
+# A chart's tick labels: at least this many text blocks in one column beside a panel edge (or
+# one row under it), lined up on one edge. A photo's neighbours are a letter or one header.
+MIN_TICK_LABELS = 3
+
+
+def _lined_up(values: list[int], heights: list[int]) -> bool:
+    """Do at least MIN_TICK_LABELS of the edges agree within a third of the text height?"""
+    if len(values) < MIN_TICK_LABELS:
+        return False
+    tol = max(2, round(0.35 * sorted(heights)[len(heights) // 2]))
+    values = sorted(values)
+    return any(values[i + MIN_TICK_LABELS - 1] - values[i] <= tol for i in range(len(values) - MIN_TICK_LABELS + 1))
+
+
+def has_tick_labels(panel: PixelBox, text_blocks: list[PixelBox], reach: float) -> bool:
+    """Is ``panel`` a chart's plot area: a column of right-aligned text blocks just left of it
+    (y tick labels), left-aligned just right of it (a second y axis), or a row of top-aligned
+    blocks just under it (x tick labels)?"""
+    x0, y0, x1, y1 = panel
+    left = [t for t in text_blocks if t[2] <= x0 + 2 and x0 - t[2] <= reach and t[1] < y1 and t[3] > y0]
+    right = [t for t in text_blocks if t[0] >= x1 - 2 and t[0] - x1 <= reach and t[1] < y1 and t[3] > y0]
+    under = [t for t in text_blocks if t[1] >= y1 - 2 and t[1] - y1 <= reach and t[0] < x1 and t[2] > x0]
+    return (
+        _lined_up([t[2] for t in left], [t[3] - t[1] for t in left])
+        or _lined_up([t[0] for t in right], [t[3] - t[1] for t in right])
+        or _lined_up([t[1] for t in under], [t[3] - t[1] for t in under])
+    )
+
+
+def grow_charts_over_text(panels: list[PixelBox], text_blocks: list[PixelBox], side: int) -> list[PixelBox]:
+    """Chart panels (plot areas with tick labels, :func:`has_tick_labels`) take in the text
+    the XY-cut left around them (tick labels, axis titles, chart title), ring by ring within
+    ``TEXT_REACH`` of the figure's longer ``side``. A text block goes only to a panel it is
+    clearly nearest to (less than half the gap to any other), and a panel never grows into
+    another: a legend shared by two charts stays out of both. The splitter's own
+    absorption skips panels with much ink (filled bars, patterned bars); the tick labels are
+    the evidence here, whatever the ink."""
+    if len(panels) < 2 or not text_blocks:
+        return panels
+    reach = max(4.0, TEXT_REACH * side)
+    out = [tuple(p) for p in panels]
+    charts = [i for i, p in enumerate(panels) if has_tick_labels(p, text_blocks, reach)]
+    rest = [t for t in text_blocks if not any(within(t, p) for p in panels)]
+    changed = True
+    while changed and charts and rest:
+        changed = False
+        for t in list(rest):
+            gaps = [axis_gap(t, o) for o in out]
+            k = min(range(len(out)), key=gaps.__getitem__)
+            if k not in charts or gaps[k] > reach:
+                continue
+            # not clearly nearer one panel (a legend between two charts): evidence for neither
+            if any(j != k and gaps[j] <= 2 * gaps[k] + 2 for j in range(len(out))):
+                continue
+            grown = union((out[k], t))
+            if any(j != k and intersection(grown, o) > 0 for j, o in enumerate(out)):
+                continue
+            out[k] = tuple(grown)
+            rest.remove(t)
+            changed = True
+    return out  # type: ignore[return-value]

@@ -26,13 +26,18 @@ import numpy as np
 from PIL import Image
 
 from medfig.geometry import PixelBox, intersection
+from medfig.vision.glyphs import NUMBER, reach_right, same_axis, stands_free
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
 
 MIN_SCORE = 0.6
 REC_INPUT_WIDTH = 96  # px at the recogniser's 48 px input height: a padded glyph is ~50 px wide; 1.7x faster than 160
 MAX_RECOGNITIONS = 20  # per figure: bounds the time spent on figures with many glyph-like blobs
+READS_PER_PANEL = 3  # ... raised to this many per panel on figures with more than 6 panels
 _LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z]|\d{1,2})[\)\]\.]?$")
+# a numbered sub-panel: "Ai", "Aiii", "a1", "B2", "(A-ii)", "(a,i)", "b.2" -- the panel letter,
+# then a roman numeral (i-viii) or one digit
+_SUB_LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z])[\-\u2013.,]?(i{1,3}|iv|vi{0,3}|[1-9])[\)\]\.]?$")
 
 _engine = None
 _engine_lock = threading.Lock()
@@ -48,6 +53,14 @@ class PanelLabel:
     # no other ink within 0.4 of its height around it: a printed panel letter stands alone,
     # a glyph of a word or of a rotated axis title touches its neighbours
     free: bool = True
+    # numbered sub-panel: "ii" of "Aii", "2" of "a2" (lower case); "" for a plain letter
+    sub: str = ""
+
+    @property
+    def key(self) -> str:
+        """Letter and sub-number in lower case ("aii", "b2", "c"): one per printed label;
+        in alphabetical order within a letter (i < ii < iii < iv < v, 1 < 2)."""
+        return self.text.lower() + self.sub
 
 
 def ocr_engine():
@@ -89,6 +102,16 @@ def normalise_label(text: str) -> str | None:
     """``"(a)"`` -> ``"a"``; None unless the text is one letter or a 1-2 digit number."""
     m = _LABEL_TEXT.match(text.replace(" ", ""))
     return m[1] if m else None
+
+
+def split_label(text: str) -> tuple[str, str] | None:
+    """``"(a)"`` -> ``("a", "")``, ``"Aii"`` -> ``("A", "ii")``, ``"(b-2)"`` -> ``("b", "2")``;
+    None when the text is no panel label."""
+    plain = normalise_label(text)
+    if plain is not None:
+        return plain, ""
+    m = _SUB_LABEL_TEXT.match(text.replace(" ", ""))
+    return (m[1], m[2].lower()) if m else None
 
 
 def _pad_crop(rgb: np.ndarray, box: PixelBox, pad_fraction: float = 0.35) -> np.ndarray:
@@ -147,30 +170,6 @@ def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int) -> l
     return [b for _, b in found[:3]]
 
 
-FREE_MARGIN = 0.4  # of the glyph height: the ring round a label that must be blank
-FREE_MAX_INK = 0.01  # share of that ring's pixels that may be ink (JPEG noise, a stray dot)
-
-
-def stands_free(gray: np.ndarray, box: PixelBox) -> bool:
-    """Is the glyph in ``box`` (pixels, origin top-left) alone on its background: no ink in a
-    ring of ``FREE_MARGIN`` of its height round it? Ink is any pixel far (> 80 grey levels)
-    from the ring's median tone, so dark letters on white and white letters on a flat dark
-    panel both count. A letter of a word or of a rotated axis title ("E" of "Max Excitatory
-    Enh.") has its neighbouring glyphs in that ring; a letter on a photo has texture there."""
-    x0, y0, x1, y1 = box
-    m = max(2, round(FREE_MARGIN * (y1 - y0)))
-    H, W = gray.shape[:2]
-    X0, Y0, X1, Y1 = max(0, x0 - m), max(0, y0 - m), min(W, x1 + m), min(H, y1 + m)
-    window = gray[Y0:Y1, X0:X1].astype(np.int16)
-    ring = np.ones(window.shape, dtype=bool)
-    ring[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
-    if not ring.any():
-        return True
-    values = window[ring]
-    ink = np.abs(values - np.median(values)) > 80
-    return float(ink.mean()) <= FREE_MAX_INK
-
-
 def _letter_shaped(box: PixelBox) -> bool:
     """Width/height of one glyph ("A", "m") or a bracketed letter ("(a)"); rotated axis
     titles and tick-label columns are taller and thinner, numbers like "100" wider."""
@@ -227,22 +226,37 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     queue: list[tuple[PixelBox, int | None]] = [(b, None) for b in candidates]
     for rank in range(max((len(c) for c in per_panel), default=0)):
         queue.extend((c[rank], i) for i, c in enumerate(per_panel) if rank < len(c))
+    firsts = {c[0] for c in per_panel if c}
     labels: list[PanelLabel] = []
     done: set[int] = set()
     recognitions = 0
+    # numbers read where the caption names letters only are tick labels, glyphs with ink
+    # round them letters of words or of rotated axis titles, words legend entries: the blocks
+    # lined up with one at its size and close to it are the rest of its axis, title or legend
+    # and are not read (they used up the budget before the panel letters were offered)
+    ticks: list[PixelBox] = []
+    letters_only = bool(wanted) and not any(w.isdigit() for w in wanted)
+    budget = max(MAX_RECOGNITIONS, READS_PER_PANEL * len(layout.panels))
     for box, panel_index in queue:
-        if recognitions >= MAX_RECOGNITIONS:
-            break
+        # every panel's best corner glyph is read, over budget too: text blocks (tick labels,
+        # legend words) may use up the budget before the corners are reached
+        if recognitions >= budget and (panel_index is None or box not in firsts):
+            continue
+        if panel_index is None and any(same_axis(box, t) for t in ticks):
+            continue
         found = {l.text.lower() for l in labels}
-        if wanted and wanted <= found:
+        if wanted and wanted <= found and not any(l.sub for l in labels):
             break  # every letter the caption names is found: the rest can only add noise
-        if not wanted and len(found) >= len(layout.panels):
-            break  # one distinct letter per panel found
+        if len({l.key for l in labels}) >= len(layout.panels) and (not wanted or wanted <= found):
+            break  # one distinct label per panel found (sub-panels "Ai", "Aii" count apart)
         if panel_index in done or any(intersection(box, l.box) > 0 for l in labels):
             continue
         recognitions += 1
         text, score = recognise(_pad_crop(rgb, box))
         letter = normalise_label(text)
+        number = letters_only and NUMBER.match(text.replace(" ", "")) is not None
+        if panel_index is None and (number or not stands_free(gray, box)):
+            ticks.append(box)  # and a glyph with ink round it: a letter of a word or a rotated title
         if letter is None and panel_index is None:
             # a letter set on one line with a tick label or legend ("D 1000", "B  KO mice"):
             # the block was merged; its first word is the letter, at the block's left end
@@ -252,14 +266,40 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
                 letter = lead
                 h = box[3] - box[1]
                 box = (box[0], box[1], min(box[2], box[0] + h), box[3])
+        sub = ""
+        if letter is None:
+            split = split_label(text)  # a text block "(a1)" / "Aii" read whole
+            if split is not None and split[0].isalpha():
+                letter, sub = split
+        if letter is None and panel_index is None and len(text) >= 2 and box not in ticks:
+            ticks.append(box)  # a word: the blocks lined up with it are the rest of its list (a legend)
         if letter is None or score < MIN_SCORE or not _label_proportioned(box):
             continue
-        labels.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, box)))
+        if letter.isalpha():  # "A" or "Ai" of a block that left the rest of "Aiii" outside
+            wide, longer = _with_sub_number(rgb, gray, box, letter)
+            if len(longer) > len(sub):
+                box, sub = wide, longer
+        labels.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, box), sub=sub))
         if panel_index is not None:
             done.add(panel_index)
     if wanted:
         labels += _search_missing(rgb, gray, labels, wanted)
     return labels
+
+
+def _with_sub_number(rgb: np.ndarray, gray: np.ndarray, box: PixelBox, letter: str) -> tuple[PixelBox, str]:
+    """A letter read on its own may be the head of a numbered sub-panel label ("A" of "Aii"):
+    when ink follows it on its line, that stretch is read once more; if it reads as the same
+    letter with a sub-number, the label is the sub-panel's (box widened to it)."""
+    end = reach_right(gray, box)
+    if end - box[2] < 0.15 * (box[3] - box[1]):
+        return box, ""
+    wide = (box[0], box[1], end, box[3])
+    text, score = recognise(_pad_crop(rgb, wide))
+    split = split_label(text)
+    if split is None or score < MIN_SCORE or split[0] != letter or not split[1]:
+        return box, ""
+    return wide, split[1]
 
 
 MISSING_TRIES = 3  # recognitions per missing letter in the targeted search
@@ -305,8 +345,15 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
             q = read[min(after)].box
             strips.append(((0, max(0, q[1] - h // 2), q[0], min(H, q[3] + h // 2)), 1, q[1]))  # row of the next letter
             strips.append(((max(0, q[0] - h), 0, min(W, q[2] + h), q[1]), 0, q[0]))  # column of the next letter, above it
-        cands: list[tuple[float, PixelBox]] = []
-        for (x0, y0, x1, y1), axis, at in strips:
+        # then the column and the row of every letter read: a figure's letters sit on a few
+        # grid lines ("D" under "B" in a 2 x 2 layout whose lower row is not level)
+        tier = len(strips)
+        for l in read.values():
+            p = l.box
+            strips.append(((max(0, p[0] - h), 0, min(W, p[0] + 2 * h), H), 0, p[0]))
+            strips.append(((0, max(0, p[1] - h // 2), W, min(H, p[3] + h // 2)), 1, p[1]))
+        cands: list[tuple[tuple[bool, float], PixelBox]] = []
+        for k, ((x0, y0, x1, y1), axis, at) in enumerate(strips):
             if x1 - x0 < h // 2 or y1 - y0 < h // 2:
                 continue
             window = gray[y0:y1, x0:x1]
@@ -318,18 +365,24 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
                     off = abs(box[axis] - at)  # panel letters line up on their left / top edges
                     # x-height letters (a, c, e) are shorter than b, d, f: down to 0.6 of the median
                     if 0.6 * h <= bh <= 1.3 * h and 0.3 * h <= bw <= 1.3 * h and off <= 0.6 * h:
-                        cands.append((off, box))
+                        # (the box of a < 128 mask leaves the glyph's anti-aliased rim outside: 1 px more)
+                        if k >= tier and not stands_free(gray, (max(0, box[0] - 1), max(0, box[1] - 1), box[2] + 1, box[3] + 1)):
+                            continue  # away from its neighbours a letter must stand alone to count
+                        cands.append(((k >= tier, off + abs(bh - h)), box))
         cands.sort(key=lambda t: t[0])
-        tried = 0
-        for _, box in cands:
-            if tried >= MISSING_TRIES:
-                break
-            if any(intersection(box, l.box) > 0 for l in labels + found):
+        tried = [0, 0]  # recognitions in the neighbours' strips, in the other letters' lines
+        seen: set[PixelBox] = set()
+        for (other_lines, _), box in cands:
+            if tried[other_lines] >= MISSING_TRIES:
                 continue
-            tried += 1
+            if box in seen or any(intersection(box, l.box) > 0 for l in labels + found):
+                continue
+            seen.add(box)
+            tried[other_lines] += 1
             text, score = recognise(_pad_crop(rgb, box))
             letter = normalise_label(text)
             if letter is not None and letter.lower() == m and score >= MIN_SCORE:
-                found.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, box)))
+                rim = (max(0, box[0] - 1), max(0, box[1] - 1), box[2] + 1, box[3] + 1)
+                found.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, rim)))
                 break
     return found

@@ -1,0 +1,82 @@
+"""Glyph geometry for panel-letter reading: is a glyph alone on its background, does more
+text follow it on its line (the "ii" of "Aii"), is a text block one more tick label of an
+axis already read. Pixel arithmetic only (numpy); the recogniser is in
+:mod:`medfig.vision.panel_labels`. Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure
+image, origin top-left.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from medfig.geometry import PixelBox
+
+FREE_MARGIN = 0.4  # of the glyph height: the ring round a label that must be blank
+FREE_MAX_INK = 0.01  # share of that ring's pixels that may be ink (JPEG noise, a stray dot)
+
+
+def stands_free(gray: np.ndarray, box: PixelBox) -> bool:
+    """Is the glyph in ``box`` (pixels, origin top-left) alone on its background: no ink in a
+    ring of ``FREE_MARGIN`` of its height round it? Ink is any pixel far (> 80 grey levels)
+    from the ring's median tone, so dark letters on white and white letters on a flat dark
+    panel both count. A letter of a word or of a rotated axis title ("E" of "Max Excitatory
+    Enh.") has its neighbouring glyphs in that ring; a letter on a photo has texture there."""
+    x0, y0, x1, y1 = box
+    m = max(2, round(FREE_MARGIN * (y1 - y0)))
+    H, W = gray.shape[:2]
+    X0, Y0, X1, Y1 = max(0, x0 - m), max(0, y0 - m), min(W, x1 + m), min(H, y1 + m)
+    window = gray[Y0:Y1, X0:X1].astype(np.int16)
+    ring = np.ones(window.shape, dtype=bool)
+    ring[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
+    if not ring.any():
+        return True
+    values = window[ring]
+    ink = np.abs(values - np.median(values)) > 80
+    return float(ink.mean()) <= FREE_MAX_INK
+
+
+SUB_GAP = 0.45  # of the letter height: the widest blank between a letter and its sub-number
+
+
+def reach_right(gray: np.ndarray, box: PixelBox) -> int:
+    """Right end of the ink that follows the glyph in ``box`` on its line (the "ii" of "Aii",
+    the "2" of "a2"): columns with ink (> 80 grey levels off the background) over the glyph's
+    rows, blanks of at most ``SUB_GAP`` of its height between them, up to 2.5 heights on.
+    ``box[2]`` when nothing follows."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    W = gray.shape[1]
+    strip = gray[y0:y1, x1 : min(W, x1 + int(2.5 * h))].astype(np.int16)
+    if strip.size == 0:
+        return x1
+    ring = np.concatenate([gray[max(0, y0 - 2), x0:x1], gray[min(gray.shape[0] - 1, y1 + 1), x0:x1]]).astype(np.int16)
+    background = int(np.median(ring)) if ring.size else int(np.median(strip))
+    inked = (np.abs(strip - background) > 80).any(axis=0)
+    end, blank = x1, 0
+    for k, ink in enumerate(inked):
+        if ink:
+            end, blank = x1 + k + 1, 0
+        else:
+            blank += 1
+            if blank > SUB_GAP * h:
+                break
+    return end
+
+
+NUMBER = re.compile(r"^[-\u2212]?\d+(?:[.,]\d+)?%?$")
+
+
+def same_axis(box: PixelBox, tick: PixelBox) -> bool:
+    """Is ``box`` another tick label of the axis ``tick`` belongs to: the same text height
+    (within 2 px), lined up with it (right or left edges in a column, tops in a row) and
+    near it (within 4 text heights: tick labels are spaced evenly and closely)?"""
+    h = tick[3] - tick[1]
+    if abs((box[3] - box[1]) - h) > 2:
+        return False
+    dx = max(0, max(box[0], tick[0]) - min(box[2], tick[2]))
+    dy = max(0, max(box[1], tick[1]) - min(box[3], tick[3]))
+    column = (abs(box[2] - tick[2]) <= 2 or abs(box[0] - tick[0]) <= 2) and dy <= 4 * h
+    row = abs(box[1] - tick[1]) <= 2 and dx <= 4 * h
+    return column or row
