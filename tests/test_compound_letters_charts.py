@@ -122,3 +122,80 @@ def test_whole_letter_family_in_the_other_case_is_accepted_a_lone_capital_is_not
     # letters that touch other ink (not free) are no family either
     crowded = [PanelLabel(l.text, l.box, l.score, free=False) for l in family]
     assert case_consistent(crowded, parsed) == [crowded[2]]
+
+
+# --- numbered sub-panels -------------------------------------------------------------------
+
+
+def test_numbered_sub_panels_are_panels_with_their_own_subcaptions():
+    # dove f5: "Ai", "Aii", "Aiii" printed white on three fluorescence columns, "B" on a bar
+    # chart; the caption says "Panel (Ai) shows green ..., panel (Aii) shows red ...". Before:
+    # the three "A" columns were cut into six photos labelled a, b, b, b ... (1 of 4 matched).
+    image, fig = _figure("dove_PMC4708241/f5-dddt-10-155")
+    result = analyze_compound(image, fig["caption"])
+    assert [s.label for s in result.subfigures] == ["a", "a", "a", "b"]
+    assert min(_ious(fig, result)) >= 0.8
+    assert [l.key for l in result.ocr_labels if l.sub] == ["ai", "aii", "aiii"]
+    subcaptions = [s.subcaption for s in result.subfigures]
+    assert "green" in subcaptions[0] and "red" not in subcaptions[0]
+    assert "red" in subcaptions[1] and "green" not in subcaptions[1]
+    assert "merged" in subcaptions[2] and "red fluorescence (JC-1" not in subcaptions[2]
+    assert "MMP ratio" in subcaptions[3]
+
+
+def test_sub_panel_labels_are_split_into_letter_and_number():
+    from medfig.vision.panel_labels import split_label
+
+    assert split_label("(a)") == ("a", "")
+    assert split_label("Aii") == ("A", "ii")
+    assert split_label("Aiii") == ("A", "iii")
+    assert split_label("(a1)") == ("a", "1")
+    assert split_label("b2") == ("b", "2")
+    assert split_label("(A-ii)") == ("A", "ii")
+    assert split_label("B.iv") == ("B", "iv")
+    assert split_label("12") == ("12", "")  # a numbered panel, no sub-number
+    for text in ("Al", "Au", "AB", "100", "a12", "Merged", ""):  # words, long numbers
+        assert split_label(text) is None
+
+
+def test_sub_panel_subcaption_takes_the_words_of_its_own_marker():
+    from medfig.compound.align import sub_panel_subcaptions
+
+    caption = "CMR. (a1) T2-weighted image. (a2) Late enhancement image. (b) Follow-up."
+    parsed = parse_subcaptions(caption)
+    a1 = PanelLabel("a", (10, 10, 30, 24), 0.99, sub="1")
+    a2 = PanelLabel("a", (300, 10, 320, 24), 0.99, sub="2")
+    subs = [parsed.get("a"), parsed.get("a"), parsed.get("b")]
+    out = sub_panel_subcaptions({0: a1, 1: a2}, parsed, subs)
+    assert out[0].text == "T2-weighted image."
+    assert out[1].text == "Late enhancement image."
+    assert out[2] is subs[2]
+    # a caption with "(a)" for printed "a1"/"a2": both sub-panels keep the letter's text
+    plain = parse_subcaptions("CMR. (a) T2-weighted image. (b) LGE image.")
+    kept = sub_panel_subcaptions({0: a1, 1: a2}, plain, [plain.get("a"), plain.get("a")])
+    assert kept[0].text == kept[1].text == "T2-weighted image."
+
+
+def test_foot_letters_with_sub_numbers_give_one_panel_each():
+    from medfig.compound.partition import anchor_panels_on_letters
+
+    # 2 x 2 photos, "(a1) (a2)" under the top row, "(b1) (b2)" under the bottom row; the
+    # caption names (a) and (b) only (fresh PMC4738934 Fig. 7 style)
+    photos = [(0, 0, 340, 280), (360, 0, 700, 280), (0, 330, 340, 610), (360, 330, 700, 610)]
+    letters = [
+        PanelLabel("a", (160, 290, 186, 304), 0.99, sub="1"), PanelLabel("a", (520, 290, 546, 304), 0.99, sub="2"),
+        PanelLabel("b", (160, 620, 186, 634), 0.99, sub="1"), PanelLabel("b", (520, 620, 546, 634), 0.99, sub="2"),
+    ]
+    parsed = parse_subcaptions("CMR. (a) T2-weighted image. (b) LGE image.")
+    boxes = anchor_panels_on_letters(photos, [l.box for l in letters], letters, parsed)
+    assert boxes is not None and sorted(boxes) == sorted(photos)
+
+
+def test_tick_labels_lined_up_with_a_number_read_are_skipped():
+    from medfig.vision.glyphs import same_axis
+
+    tick = (200, 100, 220, 113)
+    assert same_axis((204, 140, 220, 153), tick)  # next tick label of the column, right-aligned
+    assert same_axis((250, 100, 262, 113), tick)  # next of a row of x tick labels
+    assert not same_axis((204, 400, 220, 413), tick)  # same column but far below: another panel
+    assert not same_axis((204, 140, 230, 163), tick)  # twice the size: a panel letter
