@@ -91,15 +91,15 @@ def _marker_context(caption: str, mk: Marker, floor: int) -> _MarkerContext:
 _LEXICAL = ("first=", "last=", "before=", "after=", "bias")
 
 
-def _chunks(caption: str, tokens: list[tuple[int, int]], owner: list[int | None]) -> list[int]:
-    """Chunk id of every token: a marker, a clause mark (, ; : or a full stop before a space),
-    or a run of words between them ("(*P < 0.05)" stays inside its phrase). The CRF sees a
-    chunk's words with the same features, so a phrase goes to one marker whole (word
-    features alone cut phrases apart)."""
+def _chunks(caption: str, tokens: list[tuple[int, int]], owner: list[int | None], sentence_ends: set[int]) -> list[int]:
+    """Chunk id of every token: a marker, a clause mark (, ; : or the full stop that ends a
+    sentence, not "i.v."), or a run of words between them ("(*P < 0.05)" stays inside its
+    phrase). The CRF sees a chunk's words with the same features, so a phrase goes to one
+    marker whole (word features alone cut phrases apart)."""
     def alone(t: int) -> bool:
         a, b = tokens[t]
         ch = caption[a:b]
-        return owner[t] is not None or ch in ",;:" or (ch in ".!?" and (b == len(caption) or caption[b].isspace()))
+        return owner[t] is not None or ch in ",;:" or (ch in ".!?" and b in sentence_ends)
 
     ids: list[int] = []
     cid = -1
@@ -127,11 +127,11 @@ def token_features(caption: str, markers: list[Marker], body_start: int = 0,
         for t, (a, b) in enumerate(tokens):
             if mk.start <= a and b <= mk.end:
                 owner[t] = k
-    chunk = _chunks(caption, tokens, owner)
+    sentences = sentence_spans(caption, body_start) or [(body_start, len(caption))]
+    chunk = _chunks(caption, tokens, owner, {len(caption[:b].rstrip()) for _, b in sentences})
     members: dict[int, list[int]] = {}
     for t, c in enumerate(chunk):
         members.setdefault(c, []).append(t)
-    sentences = sentence_spans(caption, body_start) or [(body_start, len(caption))]
     sent_of = [next((s for s, (x, y) in enumerate(sentences) if x <= a < y), -1) for a, _ in tokens]
     sent_markers = {sent_of[t] for t in range(len(tokens)) if owner[t] is not None}
     special = {s: ("scale" if SCALE.search(caption, x, y) else "stats" if STATISTICS.match(caption[x:y].lstrip()) else "")
@@ -196,6 +196,9 @@ def token_features(caption: str, markers: list[Marker], body_start: int = 0,
             # the rule's tag, alone and joined with the context: the CRF learns where the
             # rules go wrong (a trailing "(b) (arrow)", a title after a lone marker)
             f += [f"rule={rule}"] + [f"rule={rule}|{x}" for x in f if not x.startswith(_LEXICAL)]
+        # captions whose markers all lead their clause (most of the weak labels) and the rest
+        # get weights of their own as well as shared ones
+        f += [f"{x}|caption_lead={all_lead}" for x in f if not x.startswith(_LEXICAL) and not x.startswith("rule=")]
         if not w0[0].isalnum():
             # a lone punctuation mark: weights of its own (the text around it is not it)
             f = [f"punct{w0}|{x}" for x in f]
