@@ -52,6 +52,7 @@ MAX_TILE_RATIO = 1.5
 # A tile is a picture when at most this share of it is flat fill or blank page (_is_picture).
 MAX_FLAT_SHARE = 0.5
 BLANK_LEVEL = 245
+BLACK_LEVEL = 24  # the black that radiology is shown on (medfig.vision.subfigures.DARK_LEVEL)
 # Lines this close to a tile's edge (share of its extent) are not compared with the seam:
 # panel letters, frames and scale bars sit there.
 EDGE_BAND = 0.1
@@ -156,12 +157,13 @@ def _is_picture(pixels: np.ndarray) -> bool:
     picture carries sensor noise and texture nearly everywhere; a chart, diagram or page is
     mostly flat fill (white page, a grey plot background, coloured bars), and its panels are
     separated by the gaps the XY-cut finds. Flat: a pixel equal to its right and lower
-    neighbours; blank: near-white."""
+    neighbours, unless black (the air round a CT slice or an MRI is flat black, and a grid
+    of them is still pictures); blank: near-white."""
     gray = pixels if pixels.ndim == 2 else np.maximum.reduce([pixels[..., c] for c in range(pixels.shape[2])])
     if min(gray.shape) < 2:
         return False
     g = gray.astype(np.int16)
-    flat = (g[:-1, :-1] == g[1:, :-1]) & (g[:-1, :-1] == g[:-1, 1:])
+    flat = (g[:-1, :-1] == g[1:, :-1]) & (g[:-1, :-1] == g[:-1, 1:]) & (g[:-1, :-1] > BLACK_LEVEL)
     blank = g[:-1, :-1] >= BLANK_LEVEL  # white page, JPEG noise round a chart's strokes or not
     return float((flat | blank).mean()) <= MAX_FLAT_SHARE
 
@@ -174,7 +176,9 @@ def split_on_seams(pixels: np.ndarray, box: PixelBox, is_panel: Callable[[PixelB
     A grid repeats itself, and that is what tells it from one picture with a straight edge
     in it (a horizon, a gum line, a lung's flank). A cut is kept when
 
-    - full-span seams run both ways (a 2 x 2 grid or larger), or
+    - full-span seams run both ways (a 2 x 2 grid or larger; a single seam one way must
+      show in most of the strips it crosses, see _crosses_all, while two or more at one
+      spacing are their own evidence, as below), or
     - seams one way make three or more tiles, or
     - seams one way make two or more tiles, and two or more of those tiles are cut across
       at the same place (within ``ALIGN_SHARE`` of the extent): rows whose columns do not
@@ -188,17 +192,19 @@ def split_on_seams(pixels: np.ndarray, box: PixelBox, is_panel: Callable[[PixelB
         rows, columns = cuts[0][1], cuts[1][1]
         grid = [t for row in rows for col in columns for t in [(col[0], row[1], col[2], row[3])]]
         if (all(is_panel(t) and _is_picture(_crop(pixels, t)) for t in grid)
-                and _crosses_all(pixels, box, rows, columns, 0) and _crosses_all(pixels, box, columns, rows, 1)):
+                and (len(rows) >= 3 or _crosses_all(pixels, box, rows, columns, 0))
+                and (len(columns) >= 3 or _crosses_all(pixels, box, columns, rows, 1))):
             return grid
     found = [c for c in cuts.values() if c is not None]
     for axis, tiles in sorted(found, key=lambda c: -len(c[1])):
         across = 1 - axis
         inner = [_cut_along(pixels, tile, is_panel, (across,)) for tile in tiles]
-        offsets = [[_offset(t, tile, across) for t in cut[1][1:]] for cut, tile in zip(inner, tiles) if cut]
-        shared = _shared_cuts(offsets, ALIGN_SHARE * _length(box, across)) if len(offsets) >= 2 else None
-        if shared is not None:
-            return [_tile(tile, across, a, b) for tile in tiles
-                    for a, b in zip([0, *shared], [*shared, _length(tile, across)])]
+        offsets = [[_offset(t, tile, across) for t in cut[1][1:]] if cut else [] for cut, tile in zip(inner, tiles)]
+        shared = _shared_cuts(offsets, ALIGN_SHARE * _length(box, across), _length(box, across))
+        if shared:
+            grid = [_tile(tile, across, a, b) for tile in tiles for a, b in zip([0, *shared], [*shared, _length(tile, across)])]
+            if all(is_panel(t) for t in grid):
+                return grid
         if len(tiles) >= 3:
             return tiles
     return [box]
@@ -233,15 +239,23 @@ def _length(box: PixelBox, axis: int) -> int:
     return box[2] - box[0] if axis == 1 else box[3] - box[1]
 
 
-def _shared_cuts(offsets: list[list[int]], tolerance: float) -> list[int] | None:
-    """The cut positions every list agrees on (same count, each within ``tolerance``),
-    as their medians; None when they disagree."""
-    if not offsets or any(len(o) != len(offsets[0]) for o in offsets):
-        return None
-    columns = list(zip(*offsets))
-    if any(max(c) - min(c) > tolerance for c in columns):
-        return None
-    return [int(np.median(c)) for c in columns]
+def _shared_cuts(offsets: list[list[int]], tolerance: float, extent: int) -> list[int]:
+    """Cut positions (one list per tile) that at least two tiles and at least half of them
+    show, within ``tolerance`` of each other, as medians; [] when none, or when the pieces
+    they make are not of one size (MAX_TILE_RATIO)."""
+    votes = sorted((p, i) for i, cuts in enumerate(offsets) for p in cuts)
+    groups: list[list[tuple[int, int]]] = []
+    for vote in votes:
+        if groups and vote[0] - groups[-1][-1][0] <= tolerance:
+            groups[-1].append(vote)
+        else:
+            groups.append([vote])
+    needed = max(2, -(-len(offsets) // 2))
+    cuts = [int(np.median([p for p, _ in g])) for g in groups if len({i for _, i in g}) >= needed]
+    sizes = np.diff([0, *cuts, extent])
+    if not cuts or sizes.max() > MAX_TILE_RATIO * sizes.min():
+        return []
+    return cuts
 
 
 def _cut_along(
