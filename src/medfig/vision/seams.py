@@ -5,21 +5,22 @@ edge, or with a rule of one or two pixels of any colour between the tiles. The X
 :mod:`medfig.vision.subfigures` finds no background run there, so such a grid comes out
 as one panel. This module looks for the evidence the pixels themselves give:
 
-- **an abrupt change across a straight line.** Inside a picture neighbouring rows are
-  alike (optics, interpolation and JPEG blur every edge over a few pixels), so the change
-  between row ``y-1`` and row ``y`` is rarely much larger than the change one row above
-  and one row below. Across the border of two pasted pictures the two rows come from
-  different images, and at many places along the line the change is a sharp, one-line
-  peak. A line's *evidence* is the share of its length where that peak stands out from the
-  image's own noise level. A thin rule of any colour gives two such peaks a few pixels
-  apart; they are taken as one seam.
+- **an abrupt change across a straight line.** Inside a picture the mean of a few rows is
+  close to the mean of the next few (optics, interpolation and JPEG blur every edge), and
+  where it is not (an object's outline) the outline curves, so the largest step falls on
+  different rows at different places. Across the border of two pasted pictures the two
+  bands come from different images, and all along the border the step peaks on the same
+  line. A line's *evidence* is the share of its length where the step between the ``BAND``
+  rows before and after it is the local maximum and stands out from the image's own
+  typical step (its noise and texture). A thin rule of any colour peaks there too.
 - **which lines are seams is decided against the image's own lines**: a seam is a robust
   outlier among all lines of the region (median + ``OUTLIER_Z`` scaled MADs), and it is
   stronger than every line inside the tiles it creates (a picture's own straight edge, a
   CT table or a horizon, is then a line like the others).
 - **the tiles must look like a layout**: each one panel-sized and filled with picture (not
-  the white page of a chart, whose panels the white gaps separate), and, along one axis,
-  of one size up to ``MAX_TILE_RATIO`` (a series pasted in a grid repeats its spacing).
+  the flat fills of a chart or diagram, whose panels the white gaps separate), along one
+  axis of one size up to ``MAX_TILE_RATIO``, and the grid must repeat: three or more tiles
+  one way, or seams both ways that run through the figure (:func:`split_on_seams`).
 
 All boxes are ``[x0, y0, x1, y1]`` in pixels of the analysed image, origin top-left.
 """
@@ -88,9 +89,9 @@ def line_evidence(pixels: np.ndarray, axis: int = 0) -> np.ndarray:
     return out
 
 
-def _merge_rules(positions: list[int], scores: np.ndarray) -> list[int]:
-    """Peaks within RULE_MAX_PX of each other are one seam (a thin rule's two edges); it is
-    placed at the middle of the group."""
+def _merge_rules(positions: list[int]) -> list[int]:
+    """Outlier lines within RULE_MAX_PX of each other are one seam (a blurred border, a thin
+    rule's two edges); it is placed at the middle of the group."""
     merged: list[list[int]] = []
     for p in sorted(positions):
         if merged and p - merged[-1][-1] <= RULE_MAX_PX:
@@ -113,7 +114,7 @@ def _candidates(evidence: np.ndarray, min_tile: int) -> list[int]:
     floor = med + OUTLIER_Z * mad
     n = len(evidence)
     strong = [int(y) for y in np.flatnonzero(evidence > floor) if min_tile <= y <= n - min_tile]
-    return _merge_rules(strong, evidence)
+    return _merge_rules(strong)
 
 
 def _strength(evidence: np.ndarray, y: int) -> float:
