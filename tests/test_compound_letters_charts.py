@@ -199,3 +199,38 @@ def test_tick_labels_lined_up_with_a_number_read_are_skipped():
     assert same_axis((250, 100, 262, 113), tick)  # next of a row of x tick labels
     assert not same_axis((204, 400, 220, 413), tick)  # same column but far below: another panel
     assert not same_axis((204, 140, 230, 163), tick)  # twice the size: a panel letter
+
+
+# --- flow charts kept whole --------------------------------------------------------------------
+
+
+def test_flow_chart_joined_by_arrows_is_one_panel():
+    # elsevier PMC5991880 Fig. 2: a biosynthesis scheme (molecules, enzyme names) whose only
+    # caption marker is "(A)". Arrows cross every blank band the XY-cut cut at; it was split in 4.
+    image, fig = _figure("elsevier_PMC5991880/fig2")
+    assert not fig["compound"]
+    result = analyze_compound(image, fig["caption"])
+    assert not result.compound and result.subfigures == []
+
+
+def _boxes_drawing(arrow: bool) -> Image.Image:
+    from PIL import ImageDraw
+
+    img = Image.new("RGB", (400, 400), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle((50, 20, 350, 120), outline="black", width=3)
+    d.rectangle((50, 250, 350, 380), outline="black", width=3)
+    if arrow:  # a 1 px grey arrow that stops short of both boxes
+        d.line((200, 130, 200, 240), fill=(120, 120, 120), width=1)
+        d.polygon([(195, 232), (205, 232), (200, 242)], fill=(120, 120, 120))
+    return img
+
+
+def test_a_drawn_connector_across_the_gap_joins_the_pieces():
+    from medfig.compound.pieces import one_drawing
+
+    boxes = [(48, 18, 353, 123), (48, 248, 353, 383)]
+    assert one_drawing(_boxes_drawing(arrow=True), boxes, [], [], [])
+    assert not one_drawing(_boxes_drawing(arrow=False), boxes, [], [], [])
+    # a caption that names two panels outweighs the arrow (a "before -> after" pair)
+    assert not one_drawing(_boxes_drawing(arrow=True), boxes, [], ["a", "b"], [])

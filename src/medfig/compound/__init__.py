@@ -22,7 +22,7 @@ from PIL import Image
 from medfig.compound.align import heuristic_alignment, label_alignment, sub_panel_subcaptions
 from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
-from medfig.compound.pieces import grow_charts_over_text, merge_unlettered_panels, unnamed_and_unlike
+from medfig.compound.pieces import grow_charts_over_text, merge_unlettered_panels, one_drawing, unnamed_and_unlike
 from medfig.compound.subcaption_fill import subcaptions_for
 from medfig.geometry import PixelBox, area
 from medfig.images import check_pixels, open_image
@@ -119,8 +119,8 @@ def analyze_compound(
             layout.panels = list(anchored)
     n_letters = len([l for l in parsed.labels if len(l) == 1])
     n_pieces = len(layout.panels)
-    if compound and boxes is None and unnamed_and_unlike(panels, sorted(letters), ocr):
-        compound = False  # no caption letter, no image letters, unlike pieces: one panel
+    if compound and boxes is None and (unnamed_and_unlike(panels, sorted(letters), ocr) or one_drawing(img, panels, layout.text_blocks, sorted(letters), ocr)):
+        compound = False  # no panel names, no image letters, unlike pieces or pieces joined by drawn lines: one panel
     if not compound:
         return _single(layout, ocr, parsed, n_letters, n_pieces)
     if alignment == "label":

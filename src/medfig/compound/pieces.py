@@ -11,6 +11,8 @@ Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 
 from __future__ import annotations
 
+import numpy as np
+
 from medfig.compound.align import assign_labels_to_panels, box_gap, case_consistent, consistent_letters
 from medfig.geometry import PixelBox, area, intersection, union
 from medfig.text.subcaptions import ParsedCaption
@@ -228,3 +230,79 @@ def grow_charts_over_text(panels: list[PixelBox], text_blocks: list[PixelBox], s
             rest.remove(t)
             changed = True
     return out  # type: ignore[return-value]
+
+
+CONNECTOR_SPAN = 0.6  # share of the gap a drawn line must cover to join the pieces across it
+
+
+def _connector_across(ink: np.ndarray, a: PixelBox, b: PixelBox) -> bool:
+    """Does a drawn line (an arrow, a connector) cross the blank gap between pieces ``a`` and
+    ``b``: one thin run of ink in the gap band, along the gap, over most of it?
+    The XY-cut takes such a band for a gap because a 1-2 px line leaves almost no ink in it."""
+    import cv2
+
+    if a[3] <= b[1] or b[3] <= a[1]:  # stacked: the band between the bottom of one and the top of the other
+        top, bottom = (a, b) if a[3] <= b[1] else (b, a)
+        y0, y1 = top[3], bottom[1]
+        x0, x1 = min(a[0], b[0]), max(a[2], b[2])
+        band = ink[y0:y1, x0:x1]
+        axis = 0
+    else:  # side by side
+        left, right = (a, b) if a[2] <= b[0] else (b, a)
+        x0, x1 = left[2], right[0]
+        y0, y1 = min(a[1], b[1]), max(a[3], b[3])
+        band = ink[y0:y1, x0:x1]
+        axis = 1
+    if band.size == 0 or min(band.shape) < 1:
+        return True  # touching pieces
+    gap = band.shape[axis]
+    _, _, stats, _ = cv2.connectedComponentsWithStats(band.astype(np.uint8), connectivity=8)
+    for x, y, w, h, _ in stats[1:].tolist():
+        along, across = (h, w) if axis == 0 else (w, h)
+        # a line along the gap over most of it (an arrow may stop short of the boxes it
+        # joins), much longer than thick: no glyph of a label or of text is
+        if along >= CONNECTOR_SPAN * gap and along >= 4 * across:
+            return True
+    return False
+
+
+MAX_DRAWING_NODES = 60  # pieces + text blocks: beyond this the figure is a chart grid, not a flow chart
+CONNECTOR_REACH = 0.35  # share of the figure's longer side: the longest gap an arrow is looked for in (bounds the work)
+
+
+def one_drawing(image, boxes: list[PixelBox], text_blocks: list[PixelBox], caption_letters: list[str],
+                ocr_labels: list[PanelLabel]) -> bool:
+    """A flow chart or schematic the XY-cut cut at the blank bands between its boxes: the
+    caption names fewer than two panels, the image shows no two free-standing letters, and
+    lines drawn across the gaps (arrows, connectors) join every piece into one drawing,
+    directly or through the text boxes of the chart ("Cannabigerolic acid" between two
+    arrows)."""
+    if len(caption_letters) >= 2 or len(boxes) < 2:
+        return False
+    if len({l.text.lower() for l in ocr_labels if l.text.isalpha() and l.free}) >= 2:
+        return False
+    nodes = list(boxes) + [t for t in text_blocks if not any(within(t, b) for b in boxes)]
+    if len(nodes) > MAX_DRAWING_NODES:
+        return False
+    gray = np.asarray(image.convert("L")).astype(np.int16)
+    # a 1 px line is anti-aliased over two pixel columns at half its tone: ink is any pixel
+    # 60 grey levels off the figure's background, not only the dark half of the range
+    ink = np.abs(gray - int(np.median(gray))) > 60
+    reach = CONNECTOR_REACH * max(gray.shape)
+    parent = list(range(len(nodes)))  # union-find over nodes joined by a connector
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i in range(len(nodes)):
+        for j in range(i + 1, len(nodes)):
+            a, b = nodes[i], nodes[j]
+            overlap_x = min(a[2], b[2]) > max(a[0], b[0])
+            overlap_y = min(a[3], b[3]) > max(a[1], b[1])
+            if overlap_x == overlap_y or axis_gap(a, b) > reach or root(i) == root(j):
+                continue  # diagonal, overlapping or far apart; or already joined
+            if _connector_across(ink, a, b):
+                parent[root(i)] = root(j)
+    return len({root(i) for i in range(len(boxes))}) == 1
