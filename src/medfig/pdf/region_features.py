@@ -208,9 +208,12 @@ def features(ev: PageEvidence, caption: PdfCaption, box: PointBox) -> list[float
     covered = _sum_area(ev.objects[obj_in > 0.6]) if len(ev.objects) else 0.0
     near_area = _sum_area(ev.objects[obj_near]) if len(ev.objects) else 0.0
     words_in = _inside(ev.word_boxes, box) if len(ev.word_boxes) else np.zeros(0)
-    content = union([tuple(b) for b in ev.objects[obj_in > 0.6]] + [tuple(b) for b in ev.word_boxes[words_in > 0.6]]) \
-        if len(obj_in) or len(words_in) else None
-    content = content or box
+    # what is drawn inside the box: objects, hairlines (axes, rules, a frame round the art) and figure words;
+    # the margins and the fill say how much of the box is empty
+    thin_in = ev.thin[_inside(ev.thin, box) > 0.6] if len(ev.thin) else ev.thin
+    drawn = [tuple(b) for b in ev.objects[obj_in > 0.6]] if len(obj_in) else []
+    drawn += [tuple(b) for b in thin_in] + ([tuple(b) for b in ev.word_boxes[words_in > 0.6]] if len(words_in) else [])
+    content = union(drawn) or box
     cut_obj = float(((obj_in > 0.05) & (obj_in < 0.95)).sum()) / max(1.0, float((obj_in > 0.6).sum()))
     cut_words = float(((words_in > 0.1) & (words_in < 0.9)).sum()) / max(1.0, float((words_in > 0.6).sum()))
     text_x0 = min((ln.box[0] for ln in ev.body_lines), default=0.0)

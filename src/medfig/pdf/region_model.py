@@ -114,9 +114,8 @@ def model_picker(model: TreeEnsemble | None = None) -> Picker:
         cands = candidates(ev, caption, region)
         if len(cands) < 2:
             return region
-        columns = [FEATURES.index(f) for f in m.features]
-        scores = m.probability(np.array([features(ev, caption, box) for box, _ in cands])[:, columns])
-        best = override(scores)
+        rows = np.array([features(ev, caption, box) for box, _ in cands])
+        best = override(m.probability(rows[:, [FEATURES.index(f) for f in m.features]]), rows)
         if best is None:
             return region
         box, origin = cands[best]
@@ -125,10 +124,16 @@ def model_picker(model: TreeEnsemble | None = None) -> Picker:
     return pick
 
 
-def override(scores: np.ndarray) -> int | None:
+_CAPTION_COLUMNS = (FEATURES.index("caption_inside"), FEATURES.index("other_caption_inside"))
+
+
+def override(scores: np.ndarray, rows: np.ndarray) -> int | None:
     """The candidate that replaces the rule region (``scores[0]``), or None: only when the model
-    calls the rule region wrong and the best other candidate right (both at P = 0.5)."""
-    best = int(np.argmax(scores))
+    calls the rule region wrong and the best other candidate right (both at P = 0.5). A box
+    holding most of a caption is never a figure (by definition, not by a fitted rule), so it
+    cannot replace the rule region whatever its score."""
+    scores = np.where((rows[:, _CAPTION_COLUMNS] > 0.5).any(axis=1), 0.0, scores)
+    best = int(np.argmax(scores[1:])) + 1 if len(scores) > 1 else 0
     return best if best != 0 and scores[best] > 0.5 > scores[0] else None
 
 
