@@ -149,7 +149,21 @@ def _next_line(page: PageData, current: tuple[float, float, float, float], size:
             best = other
     if best is not None and _graphic_between(page, current, best.box):
         return None  # a rule or image separates them: a table caption ends at the table's top rule
+    if best is not None and _row_of_cells(page, best, current):
+        return None  # "Unigene | Gene symbol | Fold change": the table's header row, not caption text
     return best
+
+
+def _row_of_cells(page: PageData, line: Line, block: tuple[float, float, float, float]) -> bool:
+    """True when other text sits level with ``line`` inside the caption block's width: the line is one
+    cell of a row (a table's header under its caption), where a caption's line is alone on its row."""
+    tol = 0.35 * line.size
+    for other in page.lines:
+        if other is line or abs(other.box[1] - line.box[1]) > tol or abs(other.box[3] - line.box[3]) > tol:
+            continue
+        if other.box[0] < block[2] and other.box[2] > block[0] and sum(c.isalpha() for c in other.text) >= 2:
+            return True
+    return False
 
 
 def _graphic_between(page: PageData, upper: tuple[float, float, float, float], lower: tuple[float, float, float, float]) -> bool:
@@ -241,9 +255,13 @@ def _is_continuation(caption: PdfCaption) -> bool:
 def _legend_overleaf(caption: PdfCaption, captions: list[PdfCaption]) -> str:
     """The rest of a legend the page says goes on overleaf: when the caption's page also prints "<label>
     Continued on next page", the text of "<label> Continued ..." on the next page (and so on while that page
-    says the same). eLife sets long legends this way; without it the caption stops mid-sentence."""
+    says the same), when the page's part stops mid-sentence. eLife sets long legends this way; without
+    it the caption stops mid-sentence. Figures only: what goes on overleaf under a table's label is the
+    table (its header row), not its caption."""
     parts, page = [], caption.page
-    while True:
+    while caption.fig_type == "Figure" and not (parts[-1] if parts else caption.text).rstrip().endswith((".", "!", "?")):
+        # a legend that ends its sentence is whole: what goes on is the rest of the figure's block
+        # (eLife lists the figure supplements overleaf), not of the legend
         same = [c for c in captions if c.name == caption.name]
         if not any(c.page == page and _GOES_ON.match(_after_label(c)) for c in same):
             break

@@ -104,10 +104,104 @@ def build_lines(words: list[Word]) -> list[Line]:
             else:
                 current.append(w)
         lines.append(_make_line(current))
+    lines = _join_row_fragments(lines, gutters)
     lines = [part for line in lines for part in _split_line_number(line)]
     for i, line in enumerate(lines):
         line.index = i
     return lines
+
+
+def _splits(left: Line, right: Line, gutters: set[int]) -> bool:
+    """The gap rule of :func:`build_lines` between two pieces of one row, ``left`` before ``right``."""
+    gap = right.box[0] - left.box[2]
+    em = max(left.size, right.size, 1.0)
+    return gap > _LINE_SPLIT_EM * em or (gap > _GUTTER_SPLIT_EM * em and any(
+        x in gutters for x in range(int(left.box[2]) + 1, int(right.box[0]))))
+
+
+def _level(a: Line, b: Line) -> bool:
+    """Two pieces on one printed line: the row rule of :func:`build_lines` (tops or bottoms within
+    0.35 em) on the boxes of each piece's words of its own most common size, so a glyph set lower
+    or higher in another size or font (the "=" of a math font) neither joins nor stretches it."""
+    tol = 0.35 * max(a.size, b.size, 1.0)
+    ta, ba = _main_span(a)
+    tb, bb = _main_span(b)
+    return abs(ba - bb) <= tol or abs(ta - tb) <= tol
+
+
+def _main_span(line: Line) -> tuple[float, float]:
+    """Top and bottom of the line's words of its most common size."""
+    main = [w for w in line.words if round(w.size, 1) == line.size] or line.words
+    return min(w.box[1] for w in main), max(w.box[3] for w in main)
+
+
+def _bridged(left: Line, right: Line, pieces: list[Line], gutters: set[int]) -> bool:
+    """The gap between two level pieces is filled by glyphs set off their baseline ("t0 ≤ ti ≤ 45":
+    the lowered "≤" of a math font between "ti" and "45"): no uncovered stretch of it is wider than
+    the gap rule allows, and it crosses no gutter."""
+    lo, hi = left.box[2], right.box[0]
+    if any(x in gutters for x in range(int(lo) + 1, int(hi))):
+        return False
+    top, bottom = _main_span(left)
+    covered = sorted((max(lo, p.box[0]), min(hi, p.box[2])) for p in pieces
+                     if p is not left and p is not right and p.box[2] > lo and p.box[0] < hi
+                     and p.box[1] < bottom and p.box[3] > top)
+    widest, x = 0.0, lo
+    for start, end in covered:
+        widest, x = max(widest, start - x), max(x, end)
+    return max(widest, hi - x) <= _LINE_SPLIT_EM * max(left.size, right.size, 1.0)
+
+
+def _join_row_fragments(lines: list[Line], gutters: set[int]) -> list[Line]:
+    """Pieces of one printed line that the row grouping put into different rows, joined again.
+
+    Rows are grouped against their first word, page-wide: where the two columns' baselines are
+    offset, or inline math sets a glyph higher or lower (a subscript, a symbol font's box), a row
+    takes part of the neighbouring column's line, or a line loses its middle, and the caption is
+    read up to the first piece only ("choroidal ," for "choroidal thicknesses in the SDT rats.
+    r_s = 0.81"). Two pieces join when they are level with each other (:func:`_level`) and nothing
+    but a word gap separates them (the gap rule above; a subscript may tuck under the letter
+    before it, up to an em), so a column gutter keeps its lines apart as before. Joined pieces
+    are tested again: a subscript piece bridges the main text on both sides of it."""
+    for _ in range(3):
+        joined = _join_pass(lines, gutters)
+        if len(joined) == len(lines):
+            break
+        lines = joined
+    return lines
+
+
+def _join_pass(lines: list[Line], gutters: set[int]) -> list[Line]:
+    ordered = sorted(lines, key=lambda ln: ln.box[1])
+    parent = list(range(len(ordered)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(ordered):
+        for j in range(i + 1, len(ordered)):
+            b = ordered[j]
+            if b.box[1] > a.box[3]:
+                break  # starts below a's bottom: no later piece is level with a
+            if not _level(a, b):
+                continue
+            left, right = (a, b) if a.box[0] <= b.box[0] else (b, a)
+            if right.box[0] < left.box[2] - max(a.size, b.size):
+                continue  # pieces on top of each other are two texts
+            if _splits(left, right, gutters) and not _bridged(left, right, ordered[max(0, i - 20):j + 20], gutters):
+                continue  # a wide gap is two columns
+            parent[root(j)] = root(i)
+    groups: dict[int, list[Line]] = {}
+    for i, ln in enumerate(ordered):
+        groups.setdefault(root(i), []).append(ln)
+    if len(groups) == len(ordered):
+        return lines
+    joined = [_make_line(sorted((w for ln in g for w in ln.words), key=lambda w: w.box[0])) if len(g) > 1 else g[0]
+              for g in groups.values()]
+    return sorted(joined, key=lambda ln: (ln.box[1], ln.box[0]))
 
 
 def _split_line_number(line: Line) -> list[Line]:
