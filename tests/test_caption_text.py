@@ -96,3 +96,13 @@ def test_a_caption_line_broken_by_inline_math_is_read_whole(data_dir):
     captions = _captions(data_dir / "pmc_dev_corpus" / "elsevier_PMC7518201" / "fulltext.pdf")
     assert "Probabilities could have a coefficient of order 10" in captions["Figure 2"]
     assert captions["Figure 2"].endswith("the pandemic in Europe (Lescureet al, 2020).")
+
+
+def test_the_publishers_figure_link_line_ends_a_caption_with_or_without_a_colon():
+    from medfig.pdf.captions import _LINK_LINE
+
+    for link in ("DOI: 10.7554/eLife.04177.027", "https://doi.org/10.1371/journal.pone.0060593.g001",
+                 "doi:10.1371/journal.pone.0060593.g001", "DOI 10.1186/s12879-020-4946-1"):
+        assert _LINK_LINE.match(link), link
+    for text in ("doing", "DOI is the identifier", "10.1186/s12879", "Figure 1. Cells"):
+        assert not _LINK_LINE.match(text), text

@@ -14,7 +14,9 @@ capital or digit ("COVID-19"); a line that is only a URL or DOI (the publisher's
 link under the caption) ends the caption. A caption that stops mid-sentence at the bottom
 of its column goes on in the next column when a line of its size starts there level with
 its first line, both smaller than the body text (Springer sets captions of full-width
-figures in two columns).
+figures in two columns). A figure legend that stops mid-sentence where the page prints
+"Figure 5. Continued on next page" goes on with the text under "Figure 5. Continued"
+overleaf (eLife); a caption stops at a row of level cells (a table's header row).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from medfig.pdf.types import Line, PageData, PdfCaption
 
 _MAX_CAPTION_LINES = 80
 _TOUCH_RATIO = 0.1  # a gap under a tenth of the font size is no space: the words were split by a font change
-_LINK_LINE = re.compile(r"^(https?://|doi:\s*|www\.)\S+$", re.IGNORECASE)
+# the publisher's figure link under a caption: a URL, or a DOI ("doi: 10.x", "DOI 10.x" without the colon)
+_LINK_LINE = re.compile(r"^(https?://\S+|doi:\s*\S+|doi\s+10\.\d+/\S+|www\.\S+)$", re.IGNORECASE)
 _LINE_END_HYPHEN = re.compile(r"(\w+)-$")
 _PANEL_LETTER = re.compile(r"\(?[A-Za-z]\)?")
 _MARKER_SCORE = 0.0  # a "continued" line taken as a start only to end or join a legend; never a caption itself
