@@ -47,7 +47,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from figure_extraction import CAPTION_WORD_OVERLAP, word_overlap
-from harness import DATA, HERE, REPO, add_data_argument, articles, format_table
+from harness import HERE, REPO, add_data_argument, articles, format_table
 
 from medfig.evaluate.figure_files import figure_number
 from medfig.io import atomic_write_bytes
@@ -131,8 +131,9 @@ def diff(pred: str | None, xml: str) -> str:
     return f"-[{' '.join(sorted(lost.elements()))[:400]}] +[{' '.join(sorted(extra.elements()))[:400]}]"
 
 
-def xml_captions(package) -> dict[str, str]:
-    """Canonical name ("Figure 3", "Table 1") -> "label caption" of every labelled figure and table of the XML."""
+def xml_captions(package) -> dict[str, tuple[str, str]]:
+    """Canonical name ("Figure 3", "Table 1") -> (label, "label caption") of every labelled figure and table
+    of the XML."""
     from medfig.jats.parse import parse_jats
 
     art = parse_jats(package.read_bytes(package.xml_name), key=package.source.key, xml_file=package.xml_name)
@@ -141,7 +142,7 @@ def xml_captions(package) -> dict[str, str]:
         for f in items:
             if not f.label:
                 continue
-            out.setdefault(xml_name(f.label, fig_type), f"{f.label} {f.caption}")
+            out.setdefault(xml_name(f.label, fig_type), (f.label, f"{f.label} {f.caption}"))
     return out
 
 
@@ -217,10 +218,9 @@ def grade_article(article, cheap: bool, cache: Path) -> tuple[list[Graded], int,
             atomic_write_bytes(path, pickle.dumps(pred))
     lines = printed_labels(pdf)
     graded, not_printed = [], 0
-    for name, text in xml.items():
+    for name, (label, text) in xml.items():
         got = pred.get(name)
-        if got is None and not is_printed(text.split(" ", 1)[0] if name in ("Figure", "Table") else
-                                          _label_of(text, name), lines):
+        if got is None and not is_printed(label, lines):
             not_printed += 1
             continue
         overlap = word_overlap(got or "", text)
@@ -229,19 +229,10 @@ def grade_article(article, cheap: bool, cache: Path) -> tuple[list[Graded], int,
     return graded, not_printed, seconds
 
 
-def _label_of(xml_text: str, name: str) -> str:
-    """The XML label at the start of "label caption" (its words up to the number, the name's last word)."""
-    last = name.split()[-1].casefold()
-    words = xml_text.split()
-    for i, w in enumerate(words):
-        if w.casefold().rstrip(".:|").endswith(last):
-            return " ".join(words[:i + 1]).rstrip(".:|")
-    return name
-
-
 def publisher_name(article) -> str:
-    if article.corpus == "pmc_dev_corpus":
-        return Path(article.source.container).relative_to(DATA / article.corpus).parts[0].split("_")[0]
+    if article.corpus == "pmc_dev_corpus":  # folders are named <publisher>_<id>
+        parts = Path(article.source.container).parts
+        return parts[parts.index(article.corpus) + 1].split("_")[0]
     return {"pmc_hindawi_xml_pdf": "hindawi-old", "elife_xml_pdf_pairs": "elife",
             "jats_pdf_figure_packages": "packages"}[article.corpus]
 
