@@ -181,8 +181,9 @@ def split_on_seams(pixels: np.ndarray, box: PixelBox, is_panel: Callable[[PixelB
       show in most of the strips it crosses, see _crosses_all, while two or more at one
       spacing are their own evidence, as below), or
     - seams one way make three or more tiles, or
-    - seams one way make two or more tiles, and two or more of those tiles are cut across
-      at the same place (within ``ALIGN_SHARE`` of the extent): rows whose columns do not
+    - seams one way make two or more tiles, and at least two and at least half of those
+      tiles are cut across at the same place (within ``ALIGN_SHARE`` of the extent; see
+      _shared_cuts): rows whose columns do not
       line up through the whole figure. The agreed cut is applied to all the tiles: in a
       CT series one tile's border can fall on white tissue against white tissue and show
       nothing."""
