@@ -234,3 +234,49 @@ def test_a_drawn_connector_across_the_gap_joins_the_pieces():
     assert not one_drawing(_boxes_drawing(arrow=False), boxes, [], [], [])
     # a caption that names two panels outweighs the arrow (a "before -> after" pair)
     assert not one_drawing(_boxes_drawing(arrow=True), boxes, [], ["a", "b"], [])
+
+
+def test_a_letter_inside_a_photo_loses_to_the_one_the_family_agrees_with():
+    from medfig.compound.align import family_readings
+
+    corner = [PanelLabel("A", (10, 10, 24, 28), 0.97), PanelLabel("B", (300, 10, 314, 28), 0.95),
+              PanelLabel("C", (10, 300, 24, 318), 0.98)]
+    # a "B" on an ultrasound screen: surer reading, but smaller and with image round it
+    screen_b = PanelLabel("B", (150, 150, 160, 162), 1.0, free=False)
+    # a "D" three times the letters' size (a big structure letter in a drawing)
+    big_d = PanelLabel("D", (300, 300, 340, 354), 0.99)
+    best = family_readings(corner + [screen_b, big_d], lambda l: l.text.lower())
+    assert best["b"] is corner[1]
+    assert set(best) == {"a", "b", "c"}
+    # two letters are no family: nothing is dropped for its size
+    pair = family_readings([corner[0], big_d], lambda l: l.text.lower())
+    assert set(pair) == {"a", "d"}
+
+
+def test_stacked_charts_on_shared_axes_are_cut_at_their_corner_letters():
+    # elsevier PMC3958920 Fig. 4: four HPLC traces stacked with touching frames (no blank
+    # band between them: one XY-cut piece), letters A-D at the top-right of each. The tick
+    # labels used up the OCR budget before the letters were read; the figure came out single.
+    image, fig = _figure("elsevier_PMC3958920/f0020")
+    result = analyze_compound(image, fig["caption"])
+    assert [s.label for s in result.subfigures] == ["a", "b", "c", "d"]
+    assert min(_ious(fig, result)) >= 0.7
+
+
+def test_letter_offsets_partition_exactly():
+    from medfig.compound.partition import partition_on_letter_offsets
+
+    region = (0, 0, 300, 480)
+    # letters at the top-right of four stacked 120 px panels, 10 px below each panel's top
+    letters = [(270, 10 + 120 * k, 284, 28 + 120 * k) for k in range(4)]
+    assert partition_on_letter_offsets(region, letters) == [(0, 0, 300, 120), (0, 120, 300, 240),
+                                                             (0, 240, 300, 360), (0, 360, 300, 480)]
+    # a 2 x 2 grid with letters at the top-left corners
+    grid = [(5, 5, 19, 23), (155, 5, 169, 23), (5, 245, 19, 263), (155, 245, 169, 263)]
+    assert partition_on_letter_offsets(region, grid) == [(0, 0, 150, 240), (150, 0, 300, 240),
+                                                         (0, 240, 150, 480), (150, 240, 300, 480)]
+    # letters not filling the grid (three in two rows and two columns) or out of reading order
+    assert partition_on_letter_offsets(region, grid[:3]) is None
+    assert partition_on_letter_offsets(region, [grid[1], grid[0], grid[2], grid[3]]) is None
+    # letters too close for panels (a word's capitals): no grid
+    assert partition_on_letter_offsets(region, [(5, 5, 19, 23), (25, 5, 39, 23)]) is None

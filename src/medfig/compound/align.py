@@ -108,6 +108,35 @@ def sub_panel_letters(labels: list[PanelLabel]) -> set[str]:
     return {k for k, v in subs.items() if len(v) >= 2}
 
 
+FAMILY_SIZE_RATIO = 1.5  # a panel letter at most this much taller or shorter than its family's median
+
+
+def family_readings(labels: list[PanelLabel], key) -> dict[str, PanelLabel]:
+    """One reading per label key (``key(label)``), chosen by the figure's own evidence: a
+    figure's panel letters share one font size and stand free. The family's size is the median
+    height of the keys read once; a key read several times (an "A" at a panel corner and an
+    "A" on an ultrasound screen or a gel lane) keeps the free-standing reading nearest that
+    size, then the surest. A reading far off the family's size (more than FAMILY_SIZE_RATIO
+    taller or shorter, with at least two keys agreeing on the size) is no panel letter."""
+    by_key: dict[str, list[PanelLabel]] = {}
+    for l in labels:
+        by_key.setdefault(key(l), []).append(l)
+    single = sorted(ls[0].box[3] - ls[0].box[1] for ls in by_key.values() if len(ls) == 1)
+    size = single[len(single) // 2] if len(single) >= 2 else None
+    out: dict[str, PanelLabel] = {}
+    for k, ls in by_key.items():
+        if size is not None:
+            ls = [l for l in ls if size / FAMILY_SIZE_RATIO <= l.box[3] - l.box[1] <= size * FAMILY_SIZE_RATIO] or (
+                ls if len(ls) == 1 and len(single) < 3 else [])
+        if not ls:
+            continue
+        if size is None:
+            out[k] = max(ls, key=lambda l: l.score)
+        else:
+            out[k] = max(ls, key=lambda l: (l.free, -abs((l.box[3] - l.box[1]) - size) // 3, l.score))
+    return out
+
+
 def label_key(label: PanelLabel, subbed: set[str]) -> str:
     """``"aii"`` for a sub-panel label of a letter in ``subbed``, else the letter alone."""
     return label.key if label.text.lower() in subbed else label.text.lower()
@@ -122,11 +151,7 @@ def assign_labels_to_panels(panels: list[PixelBox], labels: list[PanelLabel], wa
     # one reading per letter (per sub-panel label "Ai", "Aii" where a letter has several):
     # keep the most confident
     subbed = sub_panel_letters(cands)
-    best: dict[str, PanelLabel] = {}
-    for l in cands:
-        k = label_key(l, subbed)
-        if k not in best or l.score > best[k].score:
-            best[k] = l
+    best = family_readings(cands, lambda l: label_key(l, subbed))
     # a glyph of a rotated axis title ("Tail DNA", "Excess Deaths") is no label of any panel
     cands = [l for l in best.values() if not any(_inside(l.box, p) and _mid_height(l.box, p) for p in panels)]
     if not cands or not panels:

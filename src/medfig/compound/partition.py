@@ -16,7 +16,7 @@ Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 
 from __future__ import annotations
 
-from medfig.compound.align import box_gap, case_consistent, label_key, sub_panel_letters
+from medfig.compound.align import box_gap, case_consistent, family_readings, label_key, sub_panel_letters
 from medfig.compound.letter_grid import infer_missing_letters, next_letters
 from medfig.compound.pieces import TEXT_REACH, row_gaps, split_at_letters, within
 from medfig.geometry import PixelBox, area, centre, intersection, union
@@ -125,11 +125,7 @@ def anchor_panels_on_letters(
             letters += sorted({x.key for x in consistent if x.text.lower() == l and x.sub}) if l in subbed else [l]
     if len(letters) < 2:
         return None
-    by_letter: dict[str, PanelLabel] = {}
-    for lab in consistent:
-        key = label_key(lab, subbed)
-        if key in letters and (key not in by_letter or lab.score > by_letter[key].score):
-            by_letter[key] = lab
+    by_letter = family_readings([l for l in consistent if label_key(l, subbed) in letters], lambda l: label_key(l, subbed))
     if set(by_letter) != set(letters):
         inferred = infer_missing_letters(by_letter, letters)
         if inferred is None:
@@ -153,7 +149,53 @@ def anchor_panels_on_letters(
         out = _letter_groups(items, letter_boxes, big, foot)
         if out is not None:
             return out
+    if len(panels) == 1:  # one piece: charts stacked on shared axes, letters in their corners
+        return partition_on_letter_offsets(tuple(panels[0]), letter_boxes)  # type: ignore[arg-type]
     return None
+
+
+def _line_starts(values: list[int], tol: float) -> list[float] | None:
+    """Left (top) edges of the columns (rows) the letters stand in: clusters within ``tol``."""
+    out: list[list[int]] = []
+    for v in sorted(values):
+        if out and v - out[-1][0] <= tol:
+            out[-1].append(v)
+        else:
+            out.append([v])
+    return [sum(c) / len(c) for c in out]
+
+
+def partition_on_letter_offsets(region: PixelBox, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:
+    """One piece holding a grid of panels without blank gaps (charts stacked on shared axes)
+    whose letters all sit at the same place in their panels (top-right corners, say): the
+    letters' columns and rows are the grid's, and every panel starts where its letter starts
+    less the offset the first letter has from the piece's top-left corner. None unless the
+    letters fill the grid exactly, one per cell, in reading order, each panel at least three
+    letter heights on each side."""
+    hs = sorted(b[3] - b[1] for b in letter_boxes)
+    h = hs[len(hs) // 2]
+    if len(letter_boxes) < 2 or hs[-1] > 1.5 * hs[0]:
+        return None
+    cols = _line_starts([b[0] for b in letter_boxes], h)
+    rows = _line_starts([b[1] for b in letter_boxes], h)
+    if cols is None or rows is None or len(cols) * len(rows) != len(letter_boxes):
+        return None
+    xs = [region[0]] + [c - (cols[0] - region[0]) for c in cols[1:]] + [region[2]]
+    ys = [region[1]] + [r - (rows[0] - region[1]) for r in rows[1:]] + [region[3]]
+    if any(b - a < 3 * h for a, b in zip(xs, xs[1:])) or any(b - a < 3 * h for a, b in zip(ys, ys[1:])):
+        return None
+    cells: list[PixelBox] = []
+    for lb in letter_boxes:
+        c = min(range(len(cols)), key=lambda k: abs(cols[k] - lb[0]))
+        r = min(range(len(rows)), key=lambda k: abs(rows[k] - lb[1]))
+        cell = (round(xs[c]), round(ys[r]), round(xs[c + 1]), round(ys[r + 1]))
+        if cell in cells or not within(lb, cell):
+            return None
+        cells.append(cell)
+    order = sorted(range(len(cells)), key=lambda k: (cells[k][1], cells[k][0]))
+    if order != list(range(len(cells))):
+        return None  # the letters do not run row by row: no evidence for this grid
+    return cells
 
 
 def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:
