@@ -306,7 +306,7 @@ class SubcaptionTagger:
             self.weights[attr] = vec
 
     @classmethod
-    def from_file(cls, path: Path = MODEL_PATH) -> SubcaptionTagger:
+    def from_file(cls, path: Path) -> SubcaptionTagger:
         return cls(json.loads(path.read_text(encoding="utf-8")))
 
     def tag(self, features: list[list[str]], fixed: list[int | None] | None = None) -> list[str]:
@@ -356,4 +356,4 @@ def default_tagger() -> SubcaptionTagger:
     """The shipped model, loaded once (``tools/train_subcaption_tagger.py`` rebuilds it)."""
     if not MODEL_PATH.is_file():
         raise MedfigError(f"{MODEL_PATH}: subcaption tagger model missing; run tools/train_subcaption_tagger.py")
-    return SubcaptionTagger.from_file()
+    return SubcaptionTagger.from_file(MODEL_PATH)
