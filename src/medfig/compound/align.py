@@ -108,7 +108,9 @@ def sub_panel_letters(labels: list[PanelLabel]) -> set[str]:
     return {k for k, v in subs.items() if len(v) >= 2}
 
 
-FAMILY_SIZE_RATIO = 1.5  # a panel letter at most this much taller or shorter than its family's median
+# a panel letter at most this much taller or shorter than its family's median (a letter's box
+# is not exact: one touching other ink reads smaller, so only a letter twice off is dropped)
+FAMILY_SIZE_RATIO = 2.0
 
 
 def family_readings(labels: list[PanelLabel], key) -> dict[str, PanelLabel]:
