@@ -8,12 +8,17 @@ of 2-3 rows x 1-3 columns (at least two tiles) of distinct pictures resized to o
 pasted edge to edge or with a 1-2 px rule (black, grey or white), and saved as JPEG
 (quality 75) as published figures are. Ground truth is exact. Single-panel figures (one
 picture, same size range) measure false splits. Only ``find_panels`` runs (no OCR).
+
+A second table runs the same two splitters on the real gold figures (``find_panels`` only,
+before the compound step's letter and merge rules): pmc_dev_corpus's development publishers
+(never the held-out ones of heldout_publishers.json) and the older sets.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import random
 import sys
 import time
@@ -25,7 +30,11 @@ from scipy.optimize import linear_sum_assignment
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compound_synthetic import real_panels  # noqa: E402
-from harness import format_table  # noqa: E402
+from harness import SUBFIGURE_GOLD, format_table, ms_summary  # noqa: E402
+
+HELDOUT = set(json.loads((Path(__file__).resolve().parent / "heldout_publishers.json").read_text())["heldout"])
+GOLD_SETS = {"dev (development publishers)": "dev_corpus_gold.json", "real (test+tune)": "real_gold.json",
+             "fresh": "fresh_gold.json", "heldout2": "heldout2_gold.json"}
 
 RULES = [("touching", 0, 0), ("1 px black", 1, 0), ("2 px black", 2, 0), ("2 px grey", 2, 128), ("2 px white", 2, 255)]
 
@@ -103,11 +112,41 @@ def main() -> int:
         cells = [f"{100 * c[1] / c[0]:.0f}% ({c[3]}/{c[2]})" for c in (by_rule.get(name, [1, 0, 0, 0]) for name, _, _ in RULES)]
         rows.append([label, *cells, f"{100 * total[1] / total[0]:.1f}%", f"{split}/{len(singles)}", f"{ms:.0f}"])
     subfigures.split_on_seams = with_seams
+    real_rows = real_gold_rows(subfigures, with_seams)
     print(f"\n{args.n} grid figures from {len(panels)} real pictures, {args.singles} single pictures, seed {args.seed}")
     print("panels matched at IoU >= 0.5 (figures with every panel right), by separator:")
     print(format_table(["splitter", *[name for name, _, _ in RULES], "all panels", "singles split", "ms/fig"], rows,
                        align="l" + "r" * (len(RULES) + 3)))
+    print("\nreal gold figures, find_panels only: gold panels matched at IoU >= 0.5, single-panel figures cut")
+    print(format_table(["gold set", "splitter", "matched", "singles cut", "mean ms", "p95 ms"], real_rows, align="llrrrr"))
     return 0
+
+
+def real_gold_rows(subfigures, with_seams) -> list[list[str]]:
+    from compound_real_figures import load_image
+
+    rows = []
+    for name, file in GOLD_SETS.items():
+        figures = [f for f in json.loads((SUBFIGURE_GOLD / file).read_text())["figures"] if f.get("publisher") not in HELDOUT]
+        images = [load_image(f["source"]).convert("RGB") for f in figures]
+        for label, splitter in (("XY-cut only", lambda pixels, box, is_panel: [box]), ("XY-cut + seams", with_seams)):
+            subfigures.split_on_seams = splitter
+            gold_n = got = singles = cut = 0
+            seconds = []
+            for fig, image in zip(figures, images):
+                t = time.perf_counter()
+                panels = subfigures.find_panels(image).panels
+                seconds.append(time.perf_counter() - t)
+                if fig["compound"]:
+                    gold_n += len(fig["subfigures"])
+                    got += matched([s["box"] for s in fig["subfigures"]], panels)
+                else:
+                    singles += 1
+                    cut += len(panels) >= 2
+            ms = ms_summary(seconds)
+            rows.append([name, label, f"{got}/{gold_n}", f"{cut}/{singles}", f"{ms['mean']:.0f}", f"{ms['p95']:.0f}"])
+        subfigures.split_on_seams = with_seams
+    return rows
 
 
 if __name__ == "__main__":
