@@ -14,10 +14,11 @@ becomes a handful of *alternative* boxes per caption:
   spanning it and without the body-text lines it holds;
 - ``trim``: the rule region cut where it runs into a caption;
 
-and each box is described by scale-free numbers (:data:`FEATURES`) read from the page itself (sizes as shares
-of the page and of the text column, distances in body-text line heights, shares of body
-lines, drawn objects and figure words inside, edges on thin rules). A small model
-(:mod:`medfig.pdf.region_model`) scores them; the best-scoring box wins.
+and each box is described by scale-free numbers (:data:`FEATURES`) read from the page itself
+(sizes as shares of the page and of the text column, distances in body-text line heights,
+shares of body lines, drawn objects and figure words inside, edges on thin rules), never by
+how it was made. A small model (:mod:`medfig.pdf.region_model`) scores them and decides
+whether one replaces the rule region.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from medfig.pdf.layout import LayoutBox
 from medfig.pdf.regions import GROW_PT, LAYOUT_MIN_SCORE, Region, figure_words, grow_with_text, rules_inside, snap_layout_box, trim_captions
 from medfig.pdf.types import Line, PageData, PdfCaption, Word
 
-ORIGINS = ("rules", "raw", "snap", "cluster", "union", "tight", "trim")
 _BODY_LINE_MIN_CHARS = 40  # as regions._FIGURE_TEXT_MAX_CHARS: longer lines at body size are running text
 _NEAR_COLUMNS = 0.25  # the neighbourhood whose drawn objects a box should cover: a quarter column around it
 
