@@ -23,6 +23,9 @@ trailing marker that is alone in its sentence takes the whole sentence (Hindawi:
 "... administration (b), there is an inhomogeneous enhancement.").
 
 Markers are found by :mod:`medfig.text.panel_markers`; this module turns them into spans.
+Where a marker sits inside its clause (trailing or mid-description letters), a learned
+tagger (:mod:`medfig.text.subcaption_tagger`) attaches the words to the markers instead of
+the rules; a panel it leaves without words keeps the rules' text (``mode`` chooses).
 Offsets are character offsets into the caption as given.
 """
 
