@@ -106,3 +106,12 @@ def test_the_publishers_figure_link_line_ends_a_caption_with_or_without_a_colon(
         assert _LINK_LINE.match(link), link
     for text in ("doing", "DOI is the identifier", "10.1186/s12879", "Figure 1. Cells"):
         assert not _LINK_LINE.match(text), text
+
+
+def test_a_links_underline_inside_the_caption_does_not_end_it(data_dir):
+    # PLOS underlines the URLs in this legend; the hairline under "(https://sib.gob.ar/" was read as a
+    # rule between caption and art and the legend stopped there, two lines short
+    captions = _captions(data_dir / "pmc_dev_corpus" / "plos_PMC12091794" / "fulltext.pdf")
+    assert captions["Figure 2"].endswith(
+        "Silhouettes of deer taken from http://www.philopic.org, freely available for reuse under Creative Commons licenses.")
+    assert "journal.pone.0322878.g002" not in captions["Figure 2"]  # the figure's DOI line still ends it

@@ -172,9 +172,16 @@ def _row_of_cells(page: PageData, line: Line, block: tuple[float, float, float, 
 def _graphic_between(page: PageData, upper: tuple[float, float, float, float], lower: tuple[float, float, float, float]) -> bool:
     y0, y1 = upper[3] - 0.5, lower[1] + 0.5
     for g in page.graphics:
-        if g.box[1] >= y0 and g.box[3] <= y1 and horizontal_overlap(g.box, upper) > 0:
+        if g.box[1] >= y0 and g.box[3] <= y1 and horizontal_overlap(g.box, upper) > 0 and not _underline(g, upper):
             return True
     return False
+
+
+def _underline(g, upper: tuple[float, float, float, float]) -> bool:
+    """A hairline under part of the text above it, inside its width: a link's underline (a URL in the
+    caption), not a rule that ends the caption (a table's top rule spans the table)."""
+    return (g.thin and g.box[1] - upper[3] <= 2.0 and g.box[0] >= upper[0] - 0.5 and g.box[2] <= upper[2] + 0.5
+            and g.box[2] - g.box[0] < 0.8 * (upper[2] - upper[0]))
 
 
 def _column_continuation(page: PageData, first: Line, box, size: float, last: Line, used: set[int],
