@@ -280,3 +280,51 @@ def test_letter_offsets_partition_exactly():
     assert partition_on_letter_offsets(region, [grid[1], grid[0], grid[2], grid[3]]) is None
     # letters too close for panels (a word's capitals): no grid
     assert partition_on_letter_offsets(region, [(5, 5, 19, 23), (25, 5, 39, 23)]) is None
+
+
+# --- letters the image prints when the caption names none ------------------------------------
+
+
+def test_row_headings_name_the_panels_when_the_caption_does_not():
+    # plos pone.0097823 Fig. 1: two rows of two bar charts headed "A: 60 x 120 Networks" and
+    # "B: 600 x 1200 Networks"; the caption names no panel. The heading was one wide text block
+    # (never read), so each chart came out as a panel: 4 boxes for the 2 gold panels, 0 matched.
+    image, fig = _figure("plos_pone.0097823/pone-0097823-g001")
+    result = analyze_compound(image, fig["caption"])
+    assert len(result.subfigures) == 2
+    assert min(_ious(fig, result)) >= 0.8
+
+
+def test_image_letter_run_needs_a_consistent_run_from_a():
+    from medfig.compound.partition import image_letter_run
+
+    a, b, c = (PanelLabel(t, (10 + 200 * k, 10, 24 + 200 * k, 28), 0.99) for k, t in enumerate("ABC"))
+    assert image_letter_run([a, b, c]) == ["a", "b", "c"]
+    assert image_letter_run([b, c]) == []  # not from "a"
+    assert image_letter_run([a, c]) == []  # a gap in the run
+    assert image_letter_run([a, PanelLabel("b", b.box, 0.99)]) == []  # two cases
+    assert image_letter_run([a, PanelLabel("B", (300, 300, 340, 360), 0.99)]) == []  # two sizes
+    assert image_letter_run([a, PanelLabel("B", b.box, 0.99, free=False)]) == []  # a letter of a word
+    assert image_letter_run([a]) == []
+
+
+def test_first_word_of_a_heading_and_colon_labels():
+    import numpy as np
+
+    from medfig.vision.glyphs import first_word
+    from medfig.vision.panel_labels import normalise_label
+
+    from PIL import ImageDraw, ImageFont
+
+    img = Image.new("L", (400, 40), 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=24)
+    d.text((5, 5), "A: 60 x 120 Networks", fill=0, font=font)
+    x0, y0, x1, y1 = img.point(lambda v: 255 - v).getbbox()
+    head_end = x0 + round(d.textlength("A:", font=font))
+    word = first_word(np.asarray(img), (x0, y0, x1, y1))
+    assert word[:2] == (x0, y0) and word[3] == y1
+    assert head_end - 3 <= word[2] <= head_end + 1  # "A:" and not a pixel of "60"
+    one = first_word(np.asarray(img), (x0, y0, word[2], y1))
+    assert one == (x0, y0, word[2], y1)  # one word: the block itself
+    assert normalise_label("A:") == "A" and normalise_label("(b)") == "b" and normalise_label("A:B") is None

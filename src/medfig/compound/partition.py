@@ -117,10 +117,11 @@ def anchor_panels_on_letters(
     (within ``TOP_LEFT_SLACK`` of its top-left corner). Returns one box per letter (the union
     of its group) or None when the figure does not fit (then the pieces are kept)."""
     consistent = case_consistent(ocr_labels, parsed)
+    names = [l for l in parsed.labels if len(l) == 1 and l.isalpha()] or image_letter_run(consistent)
     # a letter printed with sub-numbers ("Ai", "Aii", "Aiii") heads one panel per sub-number
-    subbed = sub_panel_letters([l for l in consistent if l.text.lower() in parsed.labels])
+    subbed = sub_panel_letters([l for l in consistent if l.text.lower() in names])
     letters: list[str] = []
-    for l in parsed.labels:
+    for l in names:
         if len(l) == 1 and l.isalpha():
             letters += sorted({x.key for x in consistent if x.text.lower() == l and x.sub}) if l in subbed else [l]
     if len(letters) < 2:
@@ -196,6 +197,20 @@ def partition_on_letter_offsets(region: PixelBox, letter_boxes: list[PixelBox]) 
     if order != list(range(len(cells))):
         return None  # the letters do not run row by row: no evidence for this grid
     return cells
+
+
+def image_letter_run(labels: list[PanelLabel]) -> list[str]:
+    """Panel letters the image prints when the caption names none: free-standing letters of
+    one case and one size (within 1.5x), each read once, running a, b, c ... from "a". []
+    when the letters read are not such a run (a stray "R" marker, tick letters)."""
+    free = [l for l in labels if l.text.isalpha() and l.free and not l.sub]
+    keys = [l.text.lower() for l in free]
+    if len(free) < 2 or len(set(keys)) != len(keys) or len({l.text.isupper() for l in free}) != 1:
+        return []
+    if sorted(keys) != [chr(ord("a") + k) for k in range(len(keys))]:
+        return []
+    hs = [l.box[3] - l.box[1] for l in free]
+    return sorted(keys) if max(hs) <= 1.5 * min(hs) else []
 
 
 def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:

@@ -80,3 +80,28 @@ def same_axis(box: PixelBox, tick: PixelBox) -> bool:
     column = (abs(box[2] - tick[2]) <= 2 or abs(box[0] - tick[0]) <= 2) and dy <= 4 * h
     row = abs(box[1] - tick[1]) <= 2 and dx <= 4 * h
     return column or row
+
+
+WORD_GAP = 0.25  # of the text height: a blank wider than this ends a word (letters sit closer)
+
+
+def first_word(gray: np.ndarray, box: PixelBox) -> PixelBox:
+    """The first word of the text line in ``box``: from its left edge to the first blank run
+    of columns wider than ``WORD_GAP`` of its height ("A:" of "A: 60 x 120 Networks",
+    "(A)" of "(A) Change in HIV incidence"). ``box`` itself when no such blank is found."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    strip = gray[y0:y1, x0:x1].astype(np.int16)
+    if strip.size == 0:
+        return box
+    background = int(np.median(strip))  # a text line is mostly background
+    inked = (np.abs(strip - background) > 80).any(axis=0)
+    end, blank, started = x0, 0, False
+    for k, ink in enumerate(inked):
+        if ink:
+            end, blank, started = x0 + k + 1, 0, True
+        elif started:
+            blank += 1
+            if blank > WORD_GAP * h:
+                return (x0, y0, end, y1)
+    return box

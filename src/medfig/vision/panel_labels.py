@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image
 
 from medfig.geometry import PixelBox, intersection
-from medfig.vision.glyphs import NUMBER, reach_right, same_axis, stands_free
+from medfig.vision.glyphs import NUMBER, first_word, reach_right, same_axis, stands_free
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
 
@@ -34,7 +34,7 @@ MIN_SCORE = 0.6
 REC_INPUT_WIDTH = 96  # px at the recogniser's 48 px input height: a padded glyph is ~50 px wide; 1.7x faster than 160
 MAX_RECOGNITIONS = 20  # per figure: bounds the time spent on figures with many glyph-like blobs
 READS_PER_PANEL = 3  # ... raised to this many per panel on figures with more than 6 panels
-_LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z]|\d{1,2})[\)\]\.]?$")
+_LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z]|\d{1,2})[\)\]\.:]?$")
 # a numbered sub-panel: "Ai", "Aiii", "a1", "B2", "(A-ii)", "(a,i)", "b.2" -- the panel letter,
 # then a roman numeral (i-viii) or one digit
 _SUB_LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z])[\-\u2013.,]?(i{1,3}|iv|vi{0,3}|[1-9])[\)\]\.]?$")
@@ -207,7 +207,12 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     candidates: list[PixelBox] = []
     for b in layout.text_blocks:
         w, h = b[2] - b[0], b[3] - b[1]
-        if 5 <= h <= 0.15 * side + 10 and w <= 3.2 * h + 6 and not is_rule(b):
+        if not 5 <= h <= 0.15 * side + 10 or is_rule(b):
+            continue
+        if w > 3.2 * h + 6:  # a heading line: its first word may be the letter ("A: 60 x 120 Networks")
+            b = first_word(gray, b)
+            w = b[2] - b[0]
+        if w <= 3.2 * h + 6:
             candidates.append(b)
     # letter-shaped blocks first ("(b)", "C"): rotated axis titles, tick-label columns and
     # wide numbers must not use up the recognition budget before the last panel's letter
