@@ -115,3 +115,12 @@ def test_a_links_underline_inside_the_caption_does_not_end_it(data_dir):
     assert captions["Figure 2"].endswith(
         "Silhouettes of deer taken from http://www.philopic.org, freely available for reuse under Creative Commons licenses.")
     assert "journal.pone.0322878.g002" not in captions["Figure 2"]  # the figure's DOI line still ends it
+
+
+def test_a_space_glyph_that_advances_nothing_does_not_split_a_word(data_dir):
+    # ScopeMed's PDF maps the fi ligature to "fi " and sets the next letter at the ligature's end:
+    # the captions read "signifi cant differences", "sacrifi ced" before
+    captions = _captions(data_dir / "pmc_dev_corpus" / "scopemed_PMC5061480" / "fulltext.pdf")
+    text = " ".join(captions.values())
+    assert "significant differences" in captions["Figure 1"] and "sacrificed" in captions["Figure 4"]
+    assert "signifi " not in text and "sacrifi " not in text
