@@ -124,3 +124,12 @@ def test_a_space_glyph_that_advances_nothing_does_not_split_a_word(data_dir):
     text = " ".join(captions.values())
     assert "significant differences" in captions["Figure 1"] and "sacrificed" in captions["Figure 4"]
     assert "signifi " not in text and "sacrifi " not in text
+
+
+def test_an_accent_drawn_over_a_letter_is_that_letters_accent(data_dir):
+    # PLOS sets the Brazilian state names' accents as glyphs of their own over the letter ("Rondoˆnia",
+    # "Esp´ırito" before); the accent and the letter under it are one accented letter
+    caption = _captions(data_dir / "pmc_dev_corpus" / "plos_PMC7535057" / "fulltext.pdf")["Figure 1"]
+    for name in ("AP: Amapá;", "ES: Espírito Santo;", "RO: Rondônia;", "PB: Paraíba;", "PI: Piauí;"):
+        assert name in caption, name
+    assert "´" not in caption and "ˆ" not in caption

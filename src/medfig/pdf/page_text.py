@@ -6,6 +6,7 @@ glyphs that advance the text, font changes and gaps wider than 15% of the font s
 from __future__ import annotations
 
 import ctypes
+import unicodedata
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -207,6 +208,8 @@ def group_words(chars: list[_Char]) -> list[Word]:
             along = (lambda ch: -ch.bottom) if run[0].upward else (lambda ch: ch.top)  # noqa: E731
         for line in lines:
             line.sort(key=along)
+            if upright:
+                line = _attach_accents(line)
             current: list[_Char] = []
             spaced = False  # a space glyph since the last character: a break if the next one starts further on
             for ch in line:
@@ -221,6 +224,52 @@ def group_words(chars: list[_Char]) -> list[Word]:
                 current.append(ch)
             _flush(current, out)
     return out
+
+
+# spacing accents some PDFs draw over a letter as a glyph of their own ("Rondoˆnia", "Esp´ırito") -> the
+# combining mark that composes with the letter under them
+_SPACING_ACCENTS = {"´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303", "¨": "\u0308", "˚": "\u030a",
+                    "¸": "\u0327", "ˇ": "\u030c", "˘": "\u0306", "˝": "\u030b", "¯": "\u0304", "˙": "\u0307",
+                    "˛": "\u0328"}
+
+
+def _attach_accents(line: list[_Char]) -> list[_Char]:
+    """A spacing accent whose middle lies over a letter (before or after it in reading order) is that
+    letter's accent: "a" + "´" over it is "á", "ı" + "´" is "í". Elsewhere (a quote mark) it stays."""
+    out: list[_Char] = []
+    pending: _Char | None = None
+    for ch in line:
+        mark = _SPACING_ACCENTS.get(ch.text)
+        if mark is not None:
+            if pending is not None:
+                out.append(pending)
+            pending = None
+            if out and _under(out[-1], ch):
+                out[-1] = _accented(out[-1], mark)
+            else:
+                pending = ch
+            continue
+        if pending is not None:
+            if _under(ch, pending):
+                ch = _accented(ch, _SPACING_ACCENTS[pending.text])
+            else:
+                out.append(pending)
+            pending = None
+        out.append(ch)
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
+def _under(base: _Char, accent: _Char) -> bool:
+    middle = (accent.x0 + accent.x1) / 2
+    return len(base.text) == 1 and base.text.isalpha() and base.x0 <= middle <= base.x1
+
+
+def _accented(base: _Char, mark: str) -> _Char:
+    letter = {"ı": "i", "ȷ": "j"}.get(base.text, base.text)  # the accent replaces the dot
+    return _Char(unicodedata.normalize("NFC", letter + mark), base.x0, base.top, base.x1, base.bottom,
+                 base.size, base.font, base.upright, base.upward)
 
 
 def _gap_along(prev: _Char, ch: _Char, upright: bool) -> float:
