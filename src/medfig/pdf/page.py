@@ -29,7 +29,7 @@ from medfig.geometry import union
 from medfig.pdf.page_objects import read_graphics
 from medfig.pdf.page_space import display_matrix
 from medfig.pdf.page_text import group_words, read_chars
-from medfig.pdf.types import Line, PageData, Word
+from medfig.pdf.types import Graphic, Line, PageData, Word
 
 # A row of words is split into separate lines at gaps wider than this many font sizes:
 # column gutters are >= 1.5 em, justified word gaps stay below it.
@@ -225,15 +225,32 @@ def read_page(pdf_page, index: int) -> PageData:
     display, width, height = display_matrix(pdf_page)
     textpage = pdf_page.get_textpage()
     try:
-        words = group_words(read_chars(textpage.raw, display, height))  # the raw handle: no per-call wrapper lookup
+        chars = read_chars(textpage.raw, display, height)  # the raw handle: no per-call wrapper lookup
     finally:
         textpage.close()
+    graphics = read_graphics(pdf_page, display, width, height)
+    words = group_words(_printed(chars, graphics))
     lines = build_lines(words)
     sizes: Counter = Counter()
     for w in words:
         sizes[round(w.size, 1)] += len(w.text)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
-    return PageData(index, width, height, words, lines, read_graphics(pdf_page, display, width, height), body, _line_gap(lines, body))
+    return PageData(index, width, height, words, lines, graphics, body, _line_gap(lines, body))
+
+
+def _printed(chars: list, graphics: list[Graphic]) -> list:
+    """The characters a reader sees: white text shows only over something drawn (a dark photo, a
+    coloured banner); white text on the white page is a hidden layer (old BMC PDFs repeat each
+    figure's title in white over its "Figure 1" heading, which then reads as interleaved letters)."""
+    if not any(ch.white for ch in chars):
+        return chars
+    backdrops = [g.box for g in graphics if not g.thin]
+
+    def over_drawing(ch) -> bool:
+        cx, cy = (ch.x0 + ch.x1) / 2, (ch.top + ch.bottom) / 2
+        return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in backdrops)
+
+    return [ch for ch in chars if not ch.white or over_drawing(ch)]
 
 
 def _line_gap(lines: list[Line], body: float) -> float:

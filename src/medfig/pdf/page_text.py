@@ -38,6 +38,7 @@ class _Char:
     font: str
     upright: bool
     upward: bool = False  # rotated text read bottom to top (90 degrees counter-clockwise)
+    white: bool = False  # filled in white: visible only over something drawn (see page.read_page)
 
 
 # PDFium marks a hyphen that ends a line with these code points; pdfminer reports the glyph: "-"
@@ -57,6 +58,20 @@ class _TextObject:
     size: float  # effective font size on the displayed page, points
     upright: bool
     upward: bool
+    white: bool  # filled (render mode 0) in white
+
+
+# a fill at least this bright in every channel is the page's own white
+_WHITE_LEVEL = 250
+
+
+def _white_fill(obj) -> bool:
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    if not obj or pdfium_c.FPDFTextObj_GetTextRenderMode(obj) != pdfium_c.FPDF_TEXTRENDERMODE_FILL:
+        return False
+    if not pdfium_c.FPDFPageObj_GetFillColor(obj, r, g, b, a):
+        return False
+    return a.value > 0 and min(r.value, g.value, b.value) >= _WHITE_LEVEL
 
 
 def _font_name(font) -> str:
@@ -82,7 +97,7 @@ def _text_object(textpage, i: int, obj, display: Matrix) -> _TextObject:
         tf=tf, matrix=matrix, font=font or None, font_key=ctypes.cast(font, ctypes.c_void_p).value or 0 if font else 0,
         font_name=name, descent=descent, size=tf * (c * c + d * d) ** 0.5,
         # pdfminer's test: not turned by 90/270 degrees (nor mirrored)
-        upright=a * d > 0 and b * c <= 0, upward=b > 0)
+        upright=a * d > 0 and b * c <= 0, upward=b > 0, white=_white_fill(obj))
 
 
 def _page_text(textpage, n: int) -> list[str]:
@@ -173,7 +188,7 @@ def read_chars(textpage, display: Matrix, height: float) -> list[_Char]:
             x0, top, x1, bottom = box[0] + de, height - (box[3] + df), box[2] + de, height - (box[1] + df)
         else:
             x0, top, x1, bottom = box_top_left(display, height, *box)
-        out.append(_Char(ch, x0, top, x1, bottom, info.size, info.font_name, info.upright, info.upward))
+        out.append(_Char(ch, x0, top, x1, bottom, info.size, info.font_name, info.upright, info.upward, info.white))
         last_key, last_origin, last_estimate, last_box, last_text = key, origin, estimate, box, ch
     return out
 

@@ -1,0 +1,56 @@
+"""White text on the white page is not printed text: it is read only where it lies over
+something drawn (a dark photo, a coloured banner). Old BMC PDFs repeat each figure's title in
+white over its "Figure 1" heading; Springer hides "Vol.:(0123456789)" on the first page."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from medfig.pdf.page import read_page
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SPRINGER = DATA / "pmc_dev_corpus" / "springer_PMC7309422" / "fulltext.pdf"
+
+
+def _words(pdf: bytes | Path, index: int = 0) -> list[str]:
+    doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+    try:
+        page = doc[index]
+        data = read_page(page, index)
+        page.close()
+        return [w.text for w in data.words]
+    finally:
+        doc.close()
+
+
+def _white_text_pdf() -> bytes:
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    c.setFont("Helvetica", 12)
+    c.setFillColorRGB(0, 0, 0)
+    c.drawString(72, 700, "Figure 1 Visible heading")
+    c.rect(72, 400, 200, 100, stroke=0, fill=1)  # a black panel
+    c.setFillColorRGB(1, 1, 1)
+    c.drawString(80, 450, "LABEL")  # white on the black panel: printed
+    c.drawString(72, 690, "hiddentitle")  # white on the white page: not printed
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def test_white_text_counts_only_over_something_drawn():
+    words = _words(_white_text_pdf())
+    assert "LABEL" in words
+    assert "hiddentitle" not in words
+    assert words[:4] == ["Figure", "1", "Visible", "heading"]
+
+
+def test_springer_hidden_volume_string_is_not_read():
+    words = _words(SPRINGER)
+    assert not any("0123456789" in w for w in words)
+    assert len(words) > 200  # the page's printed text is all still there
