@@ -11,6 +11,7 @@ import pypdfium2 as pdfium
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
+from medfig.pdf.captions import find_captions
 from medfig.pdf.page import read_page
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -54,3 +55,34 @@ def test_springer_hidden_volume_string_is_not_read():
     words = _words(SPRINGER)
     assert not any("0123456789" in w for w in words)
     assert len(words) > 200  # the page's printed text is all still there
+
+
+def _twice_drawn_pdf() -> bytes:
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    line = "Figure 2. Time from onset to admission, the the same scale."
+    # one drawing in a form XObject, a second about a point off (MDPI draws its text twice, in two
+    # metric-compatible fonts); PDFium merges such twins itself only within one content stream
+    c.beginForm("layer")
+    c.setFont("Times-Roman", 9)
+    c.drawString(98, 400, line)
+    c.endForm()
+    c.doForm("layer")
+    c.setFont("Times-Roman", 9)
+    c.drawString(98.4, 398.8, line)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def test_text_drawn_twice_is_read_once():
+    words = _words(_twice_drawn_pdf())
+    assert words[:4] == ["Figure", "2.", "Time", "from"]
+    assert words.count("Figure") == 1
+    assert words.count("the") == 2  # a word repeated in the text, side by side, stays
+    doc = pdfium.PdfDocument(_twice_drawn_pdf())
+    try:
+        page = read_page(doc[0], 0)
+    finally:
+        doc.close()
+    assert [c.name for c in find_captions(page)] == ["Figure 2"]

@@ -106,3 +106,26 @@ def test_a_drawn_box_round_a_caption_is_a_container_not_art():
     assert page.graphics == [bar, photo]
     other_page = _page(1, [rounded_frame])
     assert drop_caption_containers([other_page], [caption]) == 0  # the caption is on page 0
+
+
+def test_a_frame_drawn_piece_by_piece_round_a_caption_is_a_container():
+    # BMC draws its rounded frame as four rules and four corner arcs: no single path encloses the
+    # caption (boxes as read from bmc_PMC5248495 page 5, rounded)
+    caption = PdfCaption(name="Figure 1", fig_type="Figure", kind="figure", number="1", label="Fig. 1", page=0,
+                         box_pt=(63.0, 287.0, 529.0, 315.0), text="Fig. 1 The minimal inhibitory ...", score=3.0)
+    frame = [Graphic("path", (60.7, 88.6, 534.6, 88.8), thin=True), Graphic("path", (538.4, 92.6, 538.6, 315.3), thin=True),
+             Graphic("path", (60.7, 319.1, 534.6, 319.4), thin=True), Graphic("path", (56.7, 92.6, 56.9, 315.3), thin=True),
+             Graphic("path", (534.6, 88.6, 538.6, 92.6)), Graphic("path", (534.6, 315.3, 538.6, 319.4)),
+             Graphic("path", (56.7, 315.3, 60.7, 319.4)), Graphic("path", (56.7, 88.6, 60.7, 92.6))]
+    axes = [Graphic("path", (193.5, 102.9, 193.5, 223.1), thin=True), Graphic("path", (193.5, 223.1, 439.3, 223.1), thin=True)]
+    bar = Graphic("path", (200.0, 150.0, 210.0, 223.0))
+    page = _page(0, [*frame, *axes, bar])
+    page.body_size = 9.0
+    assert drop_caption_containers([page], [caption]) == 8
+    assert page.graphics == [*axes, bar]
+    # the same rules with the caption outside them (under the box): a drawn box, not a container
+    below = PdfCaption(name="Figure 1", fig_type="Figure", kind="figure", number="1", label="Fig. 1", page=0,
+                       box_pt=(63.0, 330.0, 529.0, 350.0), text="Fig. 1 A caption under the box.", score=3.0)
+    page = _page(0, [*frame, *axes, bar])
+    page.body_size = 9.0
+    assert drop_caption_containers([page], [below]) == 0

@@ -38,6 +38,7 @@ from medfig.pdf.region_model import MODEL, RULES, Picker, resolve_picker
 from medfig.pdf.pairing import absorb_fragments, cross_page_targets, pair, pair_across_pages
 from medfig.pdf.regions import Region, propose_regions
 from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
+from medfig.pdf.side_by_side import split_side_by_side
 from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, is_scan_with_text, scanned_page
 from medfig.pdf.furniture import drop_caption_containers, drop_page_furniture
 from medfig.pdf.types import ExtractedFigure, PageData, PdfCaption, PdfExtraction, PdfExtractionError
@@ -207,7 +208,8 @@ def _extract_page(run: _Extraction, page: PageData, page_caps: list[PdfCaption])
     if not page_caps and layout is None and run.layout_pages != "all" and not scanned:
         return
     with _timed(run.stages, "regions"):
-        regions = run.scanned_regions[page.index] if scanned else propose_regions(page, layout, page_caps)
+        regions = run.scanned_regions[page.index] if scanned else split_side_by_side(
+            page, propose_regions(page, layout, page_caps), page_caps)
         pick = None
         if run.picker is not None and layout is not None and not scanned:
             evidence = page_evidence(page, layout, page_caps)
@@ -238,8 +240,14 @@ def _pair_page(result: PdfExtraction, index: int, page_caps: list[PdfCaption], r
                                                 [regions[rj] for rj in lonely_regions], page_caps)
     for (ci, _, cost), r in zip(pairs, paired_regions):
         c = page_caps[ci]
-        if pick is not None and c.fig_type == "Figure" and r.kind == "figure":
-            r = pick(c, r)
+        # a side-by-side split already rests on the captions' own evidence; the model's
+        # candidates (detector boxes, clusters) would take both figures again
+        if pick is not None and c.fig_type == "Figure" and r.kind == "figure" and "side-by-side" not in r.source:
+            picked = pick(c, r)
+            # one figure per box: the model sees one caption at a time and may choose the art
+            # another caption on the page was paired with
+            if not any(_iou(picked.box, other.box) > 0.5 for other in paired_regions if other is not r):
+                r = picked
         result.figures.append(ExtractedFigure(
             name=c.name, fig_type=c.fig_type, page=index, box_pt=r.box, caption_box_pt=c.box_pt,
             caption=c.text, label=c.label, number=c.number, source=r.source, pair_distance_pt=round(cost, 2)))

@@ -63,11 +63,41 @@ def drop_caption_containers(pages: list[PageData], captions) -> int:
         boxes = by_page.get(page.index)
         if not boxes:
             continue
+        framed = _segmented_frames(page, boxes)
         keep = []
-        for g in page.graphics:
-            if g.kind != "image" and any(inside_fraction(box, g.box) >= 0.9 for box in boxes):
+        for i, g in enumerate(page.graphics):
+            if i in framed or (g.kind != "image" and any(inside_fraction(box, g.box) >= 0.9 for box in boxes)):
                 removed += 1
                 continue
             keep.append(g)
         page.graphics = keep
     return removed
+
+
+def _segmented_frames(page: PageData, captions: list) -> set[int]:
+    """Indexes of the paths that draw, piece by piece, a box round a caption: a top and a bottom
+    rule of one length, a vertical rule at each end between them, and the corner pieces (BMC
+    draws its rounded frame as four rules and four arcs, so no single path encloses the caption).
+    Ends may miss each other by a corner's radius, taken as up to one body-text line height."""
+    tol = page.body_size
+    rules = [(i, g.box) for i, g in enumerate(page.graphics) if g.kind != "image" and g.thin]
+    flat = [(i, b) for i, b in rules if b[2] - b[0] > b[3] - b[1]]
+    upright = [(i, b) for i, b in rules if b[3] - b[1] > b[2] - b[0]]
+    found: set[int] = set()
+    for cap in captions:
+        spans = [(i, b) for i, b in flat if b[0] <= cap[0] + tol and b[2] >= cap[2] - tol]
+        for ti, top in (s for s in spans if s[1][3] <= cap[1]):
+            for bi, bottom in (s for s in spans if s[1][1] >= cap[3]):
+                if abs(top[0] - bottom[0]) > tol or abs(top[2] - bottom[2]) > tol:
+                    continue
+                sides = [i for i, b in upright
+                         if b[1] <= top[3] + tol and b[3] >= bottom[1] - tol
+                         and (abs(b[0] - top[0]) <= tol or abs(b[2] - top[2]) <= tol)]
+                if len({round(page.graphics[i].box[0]) for i in sides}) < 2:
+                    continue
+                corners = [(x, y) for x in (top[0], top[2]) for y in (top[1], bottom[3])]
+                found |= {ti, bi, *sides}
+                found |= {i for i, g in enumerate(page.graphics) if g.kind != "image" and any(
+                    abs(g.box[0] - x) <= tol and abs(g.box[2] - x) <= tol and abs(g.box[1] - y) <= tol
+                    and abs(g.box[3] - y) <= tol for x, y in corners)}
+    return found
