@@ -86,3 +86,23 @@ def test_text_drawn_twice_is_read_once():
     finally:
         doc.close()
     assert [c.name for c in find_captions(page)] == ["Figure 2"]
+
+
+def test_a_line_printed_over_a_copy_of_itself_is_read_once():
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    c.beginForm("layer")
+    c.setFont("Times-Roman", 9)
+    c.drawString(98, 400, "Figure 1. Daily admissions in the hospital (top left).")
+    c.drawString(98, 380, "* P < 0.05 compared with the normal rats.")
+    c.endForm()
+    c.doForm("layer")
+    c.setFont("Times-Roman", 9)
+    c.drawString(96.3, 395.2, "Figure 1. Daily admissions in the hospital (top left).")  # several points off
+    # a different line that overlaps the one above it is not a copy
+    c.drawString(98, 373, "** P < 0.01 compared with the normal rats.")
+    c.showPage()
+    c.save()
+    words = _words(buf.getvalue())
+    assert words.count("Daily") == 1
+    assert words.count("compared") == 2

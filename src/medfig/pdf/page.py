@@ -231,6 +231,7 @@ def read_page(pdf_page, index: int) -> PageData:
     graphics = read_graphics(pdf_page, display, width, height)
     words = _distinct(group_words(_distinct_chars(_printed(chars, graphics))))
     lines = build_lines(words)
+    lines, words = _distinct_lines(lines, words)
     sizes: Counter = Counter()
     for w in words:
         sizes[round(w.size, 1)] += len(w.text)
@@ -264,6 +265,32 @@ def _distinct(words: list[Word]) -> list[Word]:
         twins.append(w)
         out.append(w)
     return out
+
+
+def _distinct_lines(lines: list[Line], words: list[Word]) -> tuple[list[Line], list[Word]]:
+    """A line printed over a copy of itself (the same letters), shifted by less than its own
+    height (MDPI's second layer, several points off on some pages), is read once: no page prints
+    two lines on top of each other."""
+    kept: list[Line] = []
+    dropped: set[int] = set()
+    for line in lines:
+        if len(line.words) >= 3 and any(
+                _overlap_1d(line.box, k.box, 1) > 0 and _overlap_1d(line.box, k.box, 0) > 0.5 * (line.box[2] - line.box[0])
+                and _letters(line) == _letters(k) for k in kept):
+            dropped.update(id(w) for w in line.words)
+            continue
+        kept.append(line)
+    if not dropped:
+        return lines, words
+    return kept, [w for w in words if id(w) not in dropped]
+
+
+def _letters(line: Line) -> str:
+    return "".join(w.text for w in line.words)  # word breaks may differ between the two drawings
+
+
+def _overlap_1d(a, b, axis: int) -> float:
+    return min(a[axis + 2], b[axis + 2]) - max(a[axis], b[axis])
 
 
 def _distinct_chars(chars: list) -> list:
