@@ -8,45 +8,18 @@ the given scale, cropped to ``clip_pt``); boxes are compared with the hand-check
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from PIL import Image
+
+from dev_gold_figures import dev_gold_figure
 
 from medfig.compound import analyze_compound
 from medfig.compound.pieces import pieces_alike, unnamed_and_unlike
 from medfig.geometry import iou
 from medfig.vision.panel_labels import PanelLabel
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-GOLD = ROOT / "benchmarks" / "gold" / "subfigures" / "dev_corpus_gold.json"
-
-
-@lru_cache(maxsize=None)
-def _figures() -> dict[str, dict]:
-    return {f["figure_key"]: f for f in json.loads(GOLD.read_text())["figures"]}
-
-
-def _figure(key: str) -> tuple[Image.Image, dict]:
-    import pypdfium2 as pdfium
-
-    fig = _figures()[key]
-    assert fig["split"] == "dev", "tests use development publishers only"
-    src = fig["source"]
-    assert src["kind"] == "pdf"
-    doc = pdfium.PdfDocument(DATA / src["path"])
-    try:
-        page = doc[src["page"]].render(scale=src["scale"]).to_pil().convert("RGB")
-    finally:
-        doc.close()
-    s = src["scale"]
-    x0, y0, x1, y1 = src["clip_pt"]
-    image = page.crop((round(x0 * s), round(y0 * s), round(x1 * s), round(y1 * s)))
-    assert image.size == (fig["width"], fig["height"]), "pixels differ from the ones the gold boxes refer to"
-    return image, fig
+_figure = dev_gold_figure
 
 
 def _matched(fig: dict, result) -> int:

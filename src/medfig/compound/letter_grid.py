@@ -15,7 +15,7 @@ from medfig.vision.panel_labels import PanelLabel
 MAX_INFERRED = 2  # letters the grid may supply, at most half as many as were read
 
 
-def _clusters(values: list[float], tol: float) -> list[float]:
+def cluster_centres(values: list[float], tol: float) -> list[float]:
     """Centres of 1-D clusters (values within ``tol`` of the cluster's first value), sorted."""
     out: list[list[float]] = []
     for v in sorted(values):
@@ -47,8 +47,8 @@ def infer_missing_letters(by_letter: dict[str, PanelLabel], letters: list[str]) 
     h, w = hs[len(hs) // 2], ws[len(ws) // 2]
     if hs[-1] > 1.5 * hs[0]:
         return None  # not one family of panel letters
-    cols = _clusters([b[0] for b in boxes], h)
-    rows = _clusters([b[1] for b in boxes], h)
+    cols = cluster_centres([b[0] for b in boxes], h)
+    rows = cluster_centres([b[1] for b in boxes], h)
 
     def nearest(centres: list[float], v: float) -> int:
         return min(range(len(centres)), key=lambda k: abs(centres[k] - v))

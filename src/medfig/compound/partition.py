@@ -17,7 +17,7 @@ Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 from __future__ import annotations
 
 from medfig.compound.align import box_gap, case_consistent, family_readings, label_key, sub_panel_letters
-from medfig.compound.letter_grid import infer_missing_letters, next_letters
+from medfig.compound.letter_grid import cluster_centres, infer_missing_letters, next_letters
 from medfig.compound.pieces import TEXT_REACH, row_gaps, split_at_letters, within
 from medfig.geometry import PixelBox, area, centre, intersection, union
 from medfig.text.subcaptions import ParsedCaption
@@ -155,17 +155,6 @@ def anchor_panels_on_letters(
     return None
 
 
-def _line_starts(values: list[int], tol: float) -> list[float] | None:
-    """Left (top) edges of the columns (rows) the letters stand in: clusters within ``tol``."""
-    out: list[list[int]] = []
-    for v in sorted(values):
-        if out and v - out[-1][0] <= tol:
-            out[-1].append(v)
-        else:
-            out.append([v])
-    return [sum(c) / len(c) for c in out]
-
-
 def partition_on_letter_offsets(region: PixelBox, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:
     """One piece holding a grid of panels without blank gaps (charts stacked on shared axes)
     whose letters all sit at the same place in their panels (top-right corners, say): the
@@ -177,8 +166,8 @@ def partition_on_letter_offsets(region: PixelBox, letter_boxes: list[PixelBox]) 
     h = hs[len(hs) // 2]
     if len(letter_boxes) < 2 or hs[-1] > 1.5 * hs[0]:
         return None
-    cols = _line_starts([b[0] for b in letter_boxes], h)
-    rows = _line_starts([b[1] for b in letter_boxes], h)
+    cols = cluster_centres([b[0] for b in letter_boxes], h)
+    rows = cluster_centres([b[1] for b in letter_boxes], h)
     if cols is None or rows is None or len(cols) * len(rows) != len(letter_boxes):
         return None
     xs = [region[0]] + [c - (cols[0] - region[0]) for c in cols[1:]] + [region[2]]

@@ -1,0 +1,39 @@
+"""Real figures of the pmc_dev_corpus subfigure gold for tests (development publishers only):
+pixels rebuilt exactly as the gold's ``source`` says (PDF page rendered by pypdfium2 at the
+given scale, cropped to ``clip_pt``), so boxes compare with the hand-checked gold boxes."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+GOLD = ROOT / "benchmarks" / "gold" / "subfigures" / "dev_corpus_gold.json"
+
+
+@lru_cache(maxsize=None)
+def _figures() -> dict[str, dict]:
+    return {f["figure_key"]: f for f in json.loads(GOLD.read_text())["figures"]}
+
+
+def dev_gold_figure(key: str) -> tuple[Image.Image, dict]:
+    import pypdfium2 as pdfium
+
+    fig = _figures()[key]
+    assert fig["split"] == "dev", "tests use development publishers only"
+    src = fig["source"]
+    assert src["kind"] == "pdf"
+    doc = pdfium.PdfDocument(DATA / src["path"])
+    try:
+        page = doc[src["page"]].render(scale=src["scale"]).to_pil().convert("RGB")
+    finally:
+        doc.close()
+    s = src["scale"]
+    x0, y0, x1, y1 = src["clip_pt"]
+    image = page.crop((round(x0 * s), round(y0 * s), round(x1 * s), round(y1 * s)))
+    assert image.size == (fig["width"], fig["height"]), "pixels differ from the ones the gold boxes refer to"
+    return image, fig
