@@ -29,7 +29,8 @@ from medfig.geometry import union
 from medfig.pdf.page_objects import read_graphics
 from medfig.pdf.page_space import display_matrix
 from medfig.pdf.page_text import group_words, read_chars
-from medfig.pdf.types import Graphic, Line, PageData, Word
+from medfig.pdf.printed_text import distinct_chars, distinct_lines, distinct_runs, distinct_words, printed_chars
+from medfig.pdf.types import Line, PageData, Word
 
 # A row of words is split into separate lines at gaps wider than this many font sizes:
 # column gutters are >= 1.5 em, justified word gaps stay below it.
@@ -229,109 +230,14 @@ def read_page(pdf_page, index: int) -> PageData:
     finally:
         textpage.close()
     graphics = read_graphics(pdf_page, display, width, height)
-    words = _distinct(group_words(_distinct_chars(_printed(chars, graphics))))
+    words = distinct_words(group_words(distinct_runs(distinct_chars(printed_chars(chars, graphics)))))
     lines = build_lines(words)
-    lines, words = _distinct_lines(lines, words)
+    lines, words = distinct_lines(lines, words)
     sizes: Counter = Counter()
     for w in words:
         sizes[round(w.size, 1)] += len(w.text)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     return PageData(index, width, height, words, lines, graphics, body, _line_gap(lines, body))
-
-
-# words of a printed line sit side by side; the same word covering half of another is drawn twice
-_TWIN_OVERLAP = 0.5
-# a second drawing sits a fraction of a point off; letters of slanted text step a quarter em and more
-_TWIN_SHIFT_EM = 0.15
-
-
-def _distinct(words: list[Word]) -> list[Word]:
-    """Each printed word once. Some PDFs draw their text twice, at nearly the same places in two
-    fonts (MDPI: Palatino Linotype and URW PalladioL, about a point apart), or offset a fraction of
-    a point for a fake bold; read twice, "Figure 2." becomes "Figure Figure 2. 2." and is no caption
-    label. A word whose box covers half of an earlier identical word's box is dropped (a word
-    repeated in the text stands beside the first, not on it)."""
-    by_text: dict[str, list[Word]] = {}
-    out = []
-    for w in words:
-        if not w.upright or len(w.text) < 2:
-            # turned text's page-aligned boxes overlap their neighbours anyway, and so do the
-            # single letters of text set at a slant ("Ca f f e" along a 45-degree axis label)
-            out.append(w)
-            continue
-        twins = by_text.setdefault(w.text, [])
-        if any(_covers(o.box, w.box) for o in twins):
-            continue
-        twins.append(w)
-        out.append(w)
-    return out
-
-
-def _distinct_lines(lines: list[Line], words: list[Word]) -> tuple[list[Line], list[Word]]:
-    """A line printed over a copy of itself (the same letters), shifted by less than its own
-    height (MDPI's second layer, several points off on some pages), is read once: no page prints
-    two lines on top of each other."""
-    kept: list[Line] = []
-    dropped: set[int] = set()
-    for line in lines:
-        if len(line.words) >= 3 and any(
-                _overlap_1d(line.box, k.box, 1) > 0 and _overlap_1d(line.box, k.box, 0) > 0.5 * (line.box[2] - line.box[0])
-                and _letters(line) == _letters(k) for k in kept):
-            dropped.update(id(w) for w in line.words)
-            continue
-        kept.append(line)
-    if not dropped:
-        return lines, words
-    return kept, [w for w in words if id(w) not in dropped]
-
-
-def _letters(line: Line) -> str:
-    return "".join(w.text for w in line.words)  # word breaks may differ between the two drawings
-
-
-def _overlap_1d(a, b, axis: int) -> float:
-    return min(a[axis + 2], b[axis + 2]) - max(a[axis], b[axis])
-
-
-def _distinct_chars(chars: list) -> list:
-    """Each glyph once where the same glyph of the same font is drawn again on half of itself (a
-    second copy of the text in another content stream, a fake bold); interleaved, the two copies
-    read "FFiigguurree"."""
-    seen: dict[tuple[str, str, int, int], list] = {}
-    out = []
-    for ch in chars:
-        key = (ch.text, ch.font, int(ch.x0 // 8), int(ch.top // 8))
-        near = (o for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                for o in seen.get((ch.text, ch.font, key[2] + dx, key[3] + dy), ()))
-        if ch.upright and any(_covers((o.x0, o.top, o.x1, o.bottom), (ch.x0, ch.top, ch.x1, ch.bottom))
-                              and abs(o.x0 - ch.x0) <= _TWIN_SHIFT_EM * ch.size and abs(o.top - ch.top) <= _TWIN_SHIFT_EM * ch.size
-                              for o in near):
-            continue
-        seen.setdefault(key, []).append(ch)
-        out.append(ch)
-    return out
-
-
-def _covers(a, b) -> bool:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w > 0 and h > 0 and smaller > 0 and w * h >= _TWIN_OVERLAP * smaller
-
-
-def _printed(chars: list, graphics: list[Graphic]) -> list:
-    """The characters a reader sees: white text shows only over something drawn (a dark photo, a
-    coloured banner); white text on the white page is a hidden layer (old BMC PDFs repeat each
-    figure's title in white over its "Figure 1" heading, which then reads as interleaved letters)."""
-    if not any(ch.white for ch in chars):
-        return chars
-    backdrops = [g.box for g in graphics if not g.thin]
-
-    def over_drawing(ch) -> bool:
-        cx, cy = (ch.x0 + ch.x1) / 2, (ch.top + ch.bottom) / 2
-        return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in backdrops)
-
-    return [ch for ch in chars if not ch.white or over_drawing(ch)]
 
 
 def _line_gap(lines: list[Line], body: float) -> float:
