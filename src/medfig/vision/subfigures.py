@@ -372,9 +372,12 @@ def find_panels(image: Image.Image) -> PanelLayout:
         _cut(dark_ink, gray, (0, 0, w, h), min_gap=3, leaves=leaves, dark=True, trim_ink=gray < 235)
     panels = [b for b in leaves if _is_panel(b, w, h)]
     small = [b for b in leaves if not _is_panel(b, w, h)]
-    # where no gap was found, pictures pasted edge to edge still meet along a seam
-    pixels = np.asarray(work.convert("RGB"))
-    panels = [t for b in panels for t in split_on_seams(pixels, b, lambda t: _is_panel(t, w, h))]
+    # where no gap was found at all, pictures pasted edge to edge still meet along a seam. Where the
+    # gaps already cut the figure into panels, those are the layout: a straight line inside one of
+    # them (a phantom's midline, repeated in every tile) is the picture's own
+    if len(panels) == 1:
+        pixels = np.asarray(work.convert("RGB"))
+        panels = split_on_seams(pixels, panels[0], lambda t: _is_panel(t, w, h))
     # rules stay separate blocks (a chart's axis line bridges its tick labels to the plot)
     text = merge_text([b for b in small if not is_rule(b)]) + [b for b in small if is_rule(b)]
     # A text block can swallow nothing that is a panel; drop specks (JPEG noise).
