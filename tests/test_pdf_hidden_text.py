@@ -57,22 +57,29 @@ def test_springer_hidden_volume_string_is_not_read():
     assert len(words) > 200  # the page's printed text is all still there
 
 
-def _twice_drawn_pdf() -> bytes:
+def _layered_pdf(first: list[tuple[float, float, str]], second: list[tuple[float, float, str]]) -> bytes:
+    """``first`` drawn in a form XObject, ``second`` on the page, all in Times-Roman 9 pt; (x, y, text)
+    with y from the page's bottom. PDFium merges twins itself only within one content stream."""
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=letter)
-    line = "Figure 2. Time from onset to admission, the the same scale."
-    # one drawing in a form XObject, a second about a point off (MDPI draws its text twice, in two
-    # metric-compatible fonts); PDFium merges such twins itself only within one content stream
     c.beginForm("layer")
     c.setFont("Times-Roman", 9)
-    c.drawString(98, 400, line)
+    for x, y, text in first:
+        c.drawString(x, y, text)
     c.endForm()
     c.doForm("layer")
     c.setFont("Times-Roman", 9)
-    c.drawString(98.4, 398.8, line)
+    for x, y, text in second:
+        c.drawString(x, y, text)
     c.showPage()
     c.save()
     return buf.getvalue()
+
+
+def _twice_drawn_pdf() -> bytes:
+    # a second drawing about a point off (MDPI draws its text twice, in two metric-compatible fonts)
+    line = "Figure 2. Time from onset to admission, the the same scale."
+    return _layered_pdf([(98, 400, line)], [(98.4, 398.8, line)])
 
 
 def test_text_drawn_twice_is_read_once():
@@ -89,38 +96,18 @@ def test_text_drawn_twice_is_read_once():
 
 
 def test_a_line_printed_over_a_copy_of_itself_is_read_once():
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=letter)
-    c.beginForm("layer")
-    c.setFont("Times-Roman", 9)
-    c.drawString(98, 400, "Figure 1. Daily admissions in the hospital (top left).")
-    c.drawString(98, 380, "* P < 0.05 compared with the normal rats.")
-    c.endForm()
-    c.doForm("layer")
-    c.setFont("Times-Roman", 9)
-    c.drawString(96.3, 395.2, "Figure 1. Daily admissions in the hospital (top left).")  # several points off
-    # a different line that overlaps the one above it is not a copy
-    c.drawString(98, 373, "** P < 0.01 compared with the normal rats.")
-    c.showPage()
-    c.save()
-    words = _words(buf.getvalue())
+    daily = "Figure 1. Daily admissions in the hospital (top left)."
+    pdf = _layered_pdf([(98, 400, daily), (98, 380, "* P < 0.05 compared with the normal rats.")],
+                       [(96.3, 395.2, daily),  # several points off
+                        # a different line that overlaps the one above it is not a copy
+                        (98, 373, "** P < 0.01 compared with the normal rats.")])
+    words = _words(pdf)
     assert words.count("Daily") == 1
     assert words.count("compared") == 2
 
 
 def test_text_drawn_again_a_third_of_an_em_off_is_read_once():
     # MDPI: the second drawing sits about 3 pt right and 1.4 pt up, too far for the glyph test
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=letter)
     line = "Genome arrangement of hepatitis E virus and steps of viral genome replication."
-    c.beginForm("layer")
-    c.setFont("Times-Roman", 9)
-    c.drawString(148.7, 400, line)
-    c.endForm()
-    c.doForm("layer")
-    c.setFont("Times-Roman", 9)
-    c.drawString(145.7, 401.4, line)
-    c.showPage()
-    c.save()
-    words = _words(buf.getvalue())
+    words = _words(_layered_pdf([(148.7, 400, line)], [(145.7, 401.4, line)]))
     assert words == line.split()

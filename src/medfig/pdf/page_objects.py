@@ -51,11 +51,17 @@ def _subpath_boxes(obj, m: Matrix, height: float) -> list[PointBox]:
     return boxes
 
 
-def _is_white_fill(obj) -> bool:
+def fill_rgba(obj) -> tuple[int, int, int, int] | None:
+    """A page object's fill colour, 0-255 per channel; None for a pattern or shading fill."""
     r, g, b, alpha = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
     if not pdfium_c.FPDFPageObj_GetFillColor(obj, r, g, b, alpha):
-        return False  # a pattern or shading fill: not white
-    return min(r.value, g.value, b.value) >= _WHITE_255
+        return None
+    return r.value, g.value, b.value, alpha.value
+
+
+def _is_white_fill(obj) -> bool:
+    rgba = fill_rgba(obj)
+    return rgba is not None and min(rgba[:3]) >= _WHITE_255  # a pattern or shading fill: not white
 
 
 def _walk(container, is_form: bool, m: Matrix, depth: int, visit) -> None:

@@ -12,6 +12,7 @@ from itertools import groupby
 
 import pypdfium2.raw as pdfium_c
 
+from medfig.pdf.page_objects import fill_rgba
 from medfig.pdf.page_space import Matrix, box_top_left, concat
 from medfig.pdf.types import Word
 
@@ -66,12 +67,10 @@ _WHITE_LEVEL = 250
 
 
 def _white_fill(obj) -> bool:
-    r, g, b, a = (ctypes.c_uint() for _ in range(4))
     if not obj or pdfium_c.FPDFTextObj_GetTextRenderMode(obj) != pdfium_c.FPDF_TEXTRENDERMODE_FILL:
         return False
-    if not pdfium_c.FPDFPageObj_GetFillColor(obj, r, g, b, a):
-        return False
-    return a.value > 0 and min(r.value, g.value, b.value) >= _WHITE_LEVEL
+    rgba = fill_rgba(obj)
+    return rgba is not None and rgba[3] > 0 and min(rgba[:3]) >= _WHITE_LEVEL
 
 
 def _font_name(font) -> str:

@@ -17,6 +17,7 @@ beside the first. Boxes: PDF points, origin top-left.
 
 from __future__ import annotations
 
+from medfig.geometry import area, centre, horizontal_overlap, intersection, vertical_overlap
 from medfig.pdf.types import Graphic, Line, Word
 
 
@@ -56,7 +57,7 @@ def distinct_lines(lines: list[Line], words: list[Word]) -> tuple[list[Line], li
     dropped: set[int] = set()
     for line in lines:
         if len(line.words) >= 3 and any(
-                _overlap_1d(line.box, k.box, 1) > 0 and _overlap_1d(line.box, k.box, 0) > 0.5 * (line.box[2] - line.box[0])
+                vertical_overlap(line.box, k.box) > 0 and horizontal_overlap(line.box, k.box) > 0.5 * (line.box[2] - line.box[0])
                 and _letters(line) == _letters(k) for k in kept):
             dropped.update(id(w) for w in line.words)
             continue
@@ -68,10 +69,6 @@ def distinct_lines(lines: list[Line], words: list[Word]) -> tuple[list[Line], li
 
 def _letters(line: Line) -> str:
     return "".join(w.text for w in line.words)  # word breaks may differ between the two drawings
-
-
-def _overlap_1d(a, b, axis: int) -> float:
-    return min(a[axis + 2], b[axis + 2]) - max(a[axis], b[axis])
 
 
 def distinct_chars(chars: list) -> list:
@@ -125,10 +122,8 @@ def distinct_runs(chars: list) -> list:
 
 
 def _covers(a, b) -> bool:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w > 0 and h > 0 and smaller > 0 and w * h >= _TWIN_OVERLAP * smaller
+    overlap, smaller = intersection(a, b), min(area(a), area(b))
+    return overlap > 0 and smaller > 0 and overlap >= _TWIN_OVERLAP * smaller
 
 
 def printed_chars(chars: list, graphics: list[Graphic]) -> list:
@@ -140,7 +135,7 @@ def printed_chars(chars: list, graphics: list[Graphic]) -> list:
     backdrops = [g.box for g in graphics if not g.thin]
 
     def over_drawing(ch) -> bool:
-        cx, cy = (ch.x0 + ch.x1) / 2, (ch.top + ch.bottom) / 2
+        cx, cy = centre((ch.x0, ch.top, ch.x1, ch.bottom))
         return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in backdrops)
 
     return [ch for ch in chars if not ch.white or over_drawing(ch)]

@@ -11,7 +11,7 @@ it, however its panels are spaced. Boxes: PDF points, origin top-left.
 
 from __future__ import annotations
 
-from medfig.geometry import PointBox, edge_distance, horizontal_overlap, union
+from medfig.geometry import PointBox, centre, edge_distance, horizontal_overlap, union
 from medfig.pdf.regions import Region
 from medfig.pdf.types import PageData, PdfCaption
 
@@ -38,7 +38,7 @@ def _split(page: PageData, region: Region, captions: list[PdfCaption]) -> list[R
     bands = _free_bands(content, region.box)
     cuts = []
     for left, right in zip(row, row[1:]):
-        between = [b for b in bands if left.box_pt[0] + _width(left) / 2 < (b[0] + b[1]) / 2 < right.box_pt[2] - _width(right) / 2]
+        between = [b for b in bands if centre(left.box_pt)[0] < (b[0] + b[1]) / 2 < centre(right.box_pt)[0]]
         if not between:
             return None
         # the band nearest the middle of the space between the two captions
@@ -56,10 +56,6 @@ def _split(page: PageData, region: Region, captions: list[PdfCaption]) -> list[R
     return parts
 
 
-def _width(caption: PdfCaption) -> float:
-    return caption.box_pt[2] - caption.box_pt[0]
-
-
 def _adjacent(page: PageData, region: Region, captions: list[PdfCaption]) -> list[PdfCaption]:
     """Figure captions against or inside the region (captions set at different heights under
     figures of different heights fall inside a region that took both), left to right."""
@@ -75,21 +71,19 @@ def _adjacent(page: PageData, region: Region, captions: list[PdfCaption]) -> lis
 
 def _content(page: PageData, region: Region, captions: list[PdfCaption]) -> list[tuple]:
     """Drawn objects (not rules) and words whose centre lies in the region, caption words left out."""
-    x0, y0, x1, y1 = region.box
-
-    def within(b) -> bool:
-        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        return x0 <= cx <= x1 and y0 <= cy <= y1
-
     def in_caption(b) -> bool:
-        return any(c.box_pt[0] <= (b[0] + b[2]) / 2 <= c.box_pt[2] and c.box_pt[1] <= (b[1] + b[3]) / 2 <= c.box_pt[3]
-                   for c in captions)
+        return any(_centred_in(b, c.box_pt) for c in captions)
 
     # rules and hairlines are left out: a rule under a caption or across the gutter is page
     # furniture here, not art, and would glue the two figures (or a figure and its caption) together
-    items = [tuple(g.box) for g in page.graphics if not g.thin and within(g.box)]
-    items += [tuple(w.box) for w in page.words if within(w.box) and not in_caption(w.box)]
+    items = [tuple(g.box) for g in page.graphics if not g.thin and _centred_in(g.box, region.box)]
+    items += [tuple(w.box) for w in page.words if _centred_in(w.box, region.box) and not in_caption(w.box)]
     return items
+
+
+def _centred_in(box, outer) -> bool:
+    cx, cy = centre(box)
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
 def _free_bands(items: list[tuple], box: PointBox) -> list[tuple[float, float]]:
