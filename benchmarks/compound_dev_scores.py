@@ -22,6 +22,8 @@ import json
 import time
 from pathlib import Path
 
+from PIL import Image
+
 from compound_real_figures import load_image
 from harness import format_table
 
@@ -105,8 +107,17 @@ def reliability_table(pairs: list[tuple[float, bool]]) -> str:
     return format_table(["confidence", "panels", "share right"], rows, align="lrr")
 
 
+def _scaled(fig: dict, scale: float) -> dict:
+    """The gold figure as it reads on its image resized by ``scale`` (boxes in pixels)."""
+    def box(b: list) -> list[int]:
+        return [round(v * scale) for v in b]
+
+    return {**fig, "width": round(fig["width"] * scale), "height": round(fig["height"] * scale),
+            "subfigures": [{**s, "box": box(s["box"])} for s in fig["subfigures"]]}
+
+
 def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = None,
-            development_only: bool = False) -> int:
+            development_only: bool = False, scale: float = 1.0) -> int:
     from tqdm import tqdm
 
     from medfig.compound import analyze_compound, warm_up
@@ -116,10 +127,14 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
         figures = [f for f in figures if f["publisher"] in HELDOUT]
     if development_only:
         figures = [f for f in figures if f["publisher"] not in HELDOUT]
+    if scale != 1.0:
+        figures = [_scaled(f, scale) for f in figures]
     warm_up()
     preds, gold_preds, t0 = {}, {}, time.perf_counter()
     for fig in tqdm(figures, desc="figures", unit="fig"):
         image = load_image(fig["source"])
+        if scale != 1.0:  # the same figure at another resolution (original figure files run 2-4x a 144-dpi crop)
+            image = image.resize((fig["width"], fig["height"]), Image.LANCZOS)
         preds[fig["figure_key"]] = _prediction(analyze_compound(image, fig["caption"]))
         if fig["compound"] and not reliability:
             boxes = [s["box"] for s in fig["subfigures"]]
@@ -134,7 +149,8 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
         return 0
     dev = [f for f in figures if f["publisher"] not in HELDOUT]
     held = [f for f in figures if f["publisher"] in HELDOUT]
-    print(f"\npmc_dev_corpus gold: {len(figures)} figures in {time.perf_counter() - t0:.0f} s")
+    print(f"\npmc_dev_corpus gold: {len(figures)} figures in {time.perf_counter() - t0:.0f} s"
+          + (f", images resized x{scale:g}" if scale != 1.0 else ""))
     print(_block("DEVELOPMENT publishers", dev, preds, gold_preds))
     if held:
         print(_block("HELD-OUT publishers (" + ", ".join(HELDOUT) + ")", held, preds, gold_preds))

@@ -65,12 +65,15 @@ def main() -> int:
                     help="with --split dev: reliability table of panel confidence on the held-out publishers")
     ap.add_argument("--gold", help="gold JSON (default: real_gold.json, or fresh_gold.json for --split fresh)")
     ap.add_argument("--dump", help="write the label-alignment predictions here (JSON)")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="with --split dev: resize every image (and its gold boxes) by this factor first;"
+                         " the hidden figures are original files, often 2-4x a 144-dpi PDF crop")
     args = ap.parse_args()
     if args.split == "dev" or args.reliability:
         from compound_dev_scores import run_dev
 
         return run_dev(Path(args.gold) if args.gold else DEV_GOLD, reliability=args.reliability, dump=args.dump,
-                       development_only=args.development_only)
+                       development_only=args.development_only, scale=args.scale)
     gold = Path(args.gold) if args.gold else {"fresh": FRESH_GOLD, "heldout2": HELDOUT2_GOLD}.get(args.split, GOLD)
     figures = json.loads(gold.read_text())["figures"]
     if args.split != "all":

@@ -38,3 +38,25 @@ def test_panels_found_on_the_shrunk_copy_land_on_the_full_image():
         assert all(abs(u - v) <= 3 for u, v in zip(a.box_px, b.box_px)), (a.box_px, b.box_px)
         assert a.subcaption == b.subcaption
     assert all(0 <= v <= 1600 for s in scaled for v in s.box_px[::2])
+
+
+def test_images_larger_than_the_analysis_size_are_shrunk_never_enlarged():
+    from medfig.compound.scaled import ANALYSIS_MAX_SIDE, analysis_factor
+
+    assert analysis_factor(3 * ANALYSIS_MAX_SIDE, ANALYSIS_MAX_SIDE) == pytest.approx(1 / 3)
+    assert analysis_factor(ANALYSIS_MAX_SIDE // 2, 100) == 1.0  # a thumbnail is read as it is
+    assert analysis_factor(1, 1) == 1.0
+
+
+def test_an_original_file_three_times_the_analysis_size_gets_boxes_in_its_own_pixels():
+    from medfig.compound import analyze_compound
+
+    full = _two_photos(3600, 1200)  # photos at x 0-1710 and 1890-3600 (gap 180 px)
+    result = analyze_compound(full, "Figure 1. (a) Left photo. (b) Right photo.")
+    assert result.compound and (result.layout.width, result.layout.height) == (3600, 1200)
+    boxes = [s.box_px for s in result.subfigures]
+    assert len(boxes) == 2
+    for box, expected in zip(sorted(boxes), ([0, 0, 1710, 1200], [1890, 0, 3600, 1200])):
+        assert all(abs(u - v) <= 4 for u, v in zip(box, expected)), (box, expected)
+    assert [s.subcaption for s in result.subfigures] == ["Left photo.", "Right photo."]
+    assert all(0 <= v <= 3600 for b in result.layout.panels for v in b[::2])

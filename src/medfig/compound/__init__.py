@@ -22,6 +22,7 @@ from PIL import Image
 from medfig.compound.align import heuristic_alignment, label_alignment, sub_panel_subcaptions
 from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
+from medfig.compound.scaled import analysis_factor, resized_for_analysis, result_on_image, scale_box
 from medfig.compound.pieces import grow_charts_over_text, merge_unlettered_panels, one_drawing, unnamed_and_unlike
 from medfig.compound.subcaption_fill import subcaptions_for
 from medfig.geometry import PixelBox, area
@@ -99,6 +100,19 @@ def analyze_compound(
     if alignment not in ALIGNMENTS:
         raise ValueError(f"alignment must be one of {ALIGNMENTS}, not {alignment!r}")
     img = _as_image(image)
+    factor = analysis_factor(img.width, img.height)
+    if factor == 1.0:
+        return _analyze(img, caption, inline_refs, figure_id=figure_id, alignment=alignment, boxes=boxes)
+    # the splitter reads every figure at one size: gaps, letters and rules keep the proportions they
+    # were measured at whether the image is a 150-dpi crop or a 3,000-pixel original file
+    small = resized_for_analysis(img, factor)
+    small_boxes = None if boxes is None else [scale_box(b, small.size, img.size) for b in boxes]
+    result = _analyze(small, caption, inline_refs, figure_id=figure_id, alignment=alignment, boxes=small_boxes)
+    return result_on_image(result, small.size, img.size)
+
+
+def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None, *, figure_id: str,
+             alignment: str, boxes: list[list[int]] | None) -> CompoundResult:
     layout = find_panels(img)
     if boxes is not None:
         layout.panels = [tuple(int(v) for v in b) for b in boxes]  # type: ignore[misc]
