@@ -16,13 +16,21 @@ from dataclasses import dataclass
 _DASH = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 _L = r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])"  # a one-letter word
 _LIST_SEP = rf"\s*(?:[,;&/]|and|or|[{_DASH}]|to)\s*"
-# "(a)", "(a, b)", "(A–C)", "(a and c)", "[b]"
-BRACKETED = re.compile(rf"[\(\[]\s*({_L}(?:{_LIST_SEP}{_L})*)\s*[\)\]]")
+# a numbered sub-panel: the panel letter and its sub-number, "Ai", "A-ii", "a1", "B.2"
+_SUB_NUMBER = r"(?:i{1,3}|iv|vi{0,3}|ix|x|\d{1,2})"
+_SUB_ITEM = rf"(?<![A-Za-z])[A-Za-z][{_DASH}.]?{_SUB_NUMBER}(?![A-Za-z\d])"
+_ITEM = rf"(?:{_SUB_ITEM}|{_L})"
+# "(a)", "(a, b)", "(A–C)", "(a and c)", "[b]"; with sub-panels "(A-i)", "(a1–a3)", "(b1,b2)"
+BRACKETED = re.compile(rf"[\(\[]\s*({_ITEM}(?:{_LIST_SEP}{_ITEM})*)\s*[\)\]]")
+_ITEM_TOKEN = re.compile(
+    rf"(?P<sub>(?<![A-Za-z])(?P<letter>[A-Za-z])(?P<sep>[{_DASH}.]?)(?P<number>{_SUB_NUMBER})(?![A-Za-z\d]))"
+    rf"|(?P<single>{_L})|(?P<range>[{_DASH}]|\bto\b)"
+)
 # "(a, blue)", "(b, orange)": a panel letter with a note, inside the description
 _BRACKETED_NOTE = re.compile(rf"[\(\[]\s*({_L})\s*,\s*[a-z][^()\[\]\d]{{0,30}}[\)\]]")
-# numbered sub-panels "(Ai)", "(Aii)", "(a1)", "(B2)": the panel letter with its sub-number
-# ("Panel (Ai) shows ...": the word "panel" is part of the marker, so its text follows it)
-_SUB_PANEL = re.compile(r"(?:\b[Pp]anels?\s+)?[\(\[]\s*([A-Za-z])(?:[ivx]{1,4}|\d{1,2})\s*[\)\]]")
+# "Panel (Ai) shows ...", "panels (a1–a3)": before a numbered sub-panel the word "panel" is part
+# of the marker, so its text follows it
+_SUB_PANEL = re.compile(rf"\b[Pp]anels?\s+[\(\[]\s*({_ITEM}(?:{_LIST_SEP}{_ITEM})*)\s*[\)\]]")
 # a lower-case letter standing alone inside the text ("with a diesel oil and b waste engine
 # oil", "images a, signals b, and sequences c"; Springer/BMC inline style)
 _INLINE_LETTER = re.compile(r"(?<![\w.\-\u2013(\[/])([a-z])(?![\w\-\u2013)\]/]|\.\w)")
@@ -70,26 +78,64 @@ class Marker:
     leading: bool = True
 
 
-def expand_labels(text: str) -> list[str]:
-    """``"a, b"`` -> [a, b]; ``"A–C"`` -> [a, b, c]; ``"b and c"`` -> [b, c]; lower-case, no repeats."""
-    parts = re.split(rf"\s*((?:[{_DASH}]|\bto\b))\s*|\s*(?:[,;&/]|\band\b|\bor\b)\s*", text.strip())
+def _sub_panel(m: re.Match, caption: str) -> bool:
+    """Is this letter + number a numbered sub-panel ("Ai", "A-i", "a1", "a-ii"), not a roman
+    numeral ("iv") or a range between two letters ("a–i": panels a to i)?"""
+    letter, sep, number = m["letter"], m["sep"], m["number"]
+    if not sep and letter in "ivx" and re.fullmatch(r"[ivx]+", letter + number):
+        return False  # "(iv)", "(xi)": a roman numeral
+    if not sep or number.isdigit() or len(number) > 1:
+        return True  # "Ai", "a1", "A-1", "A-ii": no letter range reads that way
+    if letter.isupper():
+        return True  # "A-i": a range runs between letters of one case ("A–I", "a–i")
+    # "a–i" is a range of nine panels unless the caption numbers a's sub-panels ("a–ii")
+    return re.search(rf"(?<![A-Za-z]){letter}[{_DASH}.]?(?:ii|iii|iv)(?![A-Za-z])", caption) is not None
+
+
+def expand_labels(text: str, caption: str = "") -> list[str]:
+    """``"a, b"`` -> [a, b]; ``"A–C"`` -> [a, b, c]; ``"b and c"`` -> [b, c]; lower-case, no repeats.
+
+    Numbered sub-panels name their panel letter: ``"A-i"``, ``"Ai–Aiii"``, ``"a1–a3"``,
+    ``"b1,b2"`` -> [a] or [b] (MedICaT labels sub-panels by their letter), never a range
+    A..I; a range between sub-panels of two letters (``"a2–c1"``) covers the letters between.
+    ``caption`` (the whole caption) tells "a–i" (a range) from "a–i ... a–ii" (sub-panels)."""
     out: list[str] = []
     range_next = False
-    for part in parts:
-        if part is None or part == "":
-            continue
-        if re.fullmatch(rf"[{_DASH}]|to", part):
+    pos = 0
+    for m in _ITEM_TOKEN.finditer(text):
+        between = text[pos : m.start()]
+        pos = m.end()
+        if m["range"]:
             range_next = True
             continue
-        if not re.fullmatch(_L, part):
+        if m["sub"] and not _sub_panel(m, caption or text):
+            # not a sub-panel: a letter, a dash and a letter ("a–i"), read as a range
+            items = [m["letter"], m["number"]] if m["sep"] else [m["letter"] + m["number"]]
+            ranged = [range_next and not re.search(r"[,;&/]|\band\b|\bor\b", between), bool(m["sep"])]
+            for item, is_range in zip(items, ranged):
+                if re.fullmatch(r"[A-Za-z]", item):
+                    _add_label(out, item.lower(), is_range)
+            range_next = False
             continue
-        low = part.lower()
-        if range_next and out and out[-1] < low and ord(low) - ord(out[-1]) <= 12:
-            out.extend(chr(c) for c in range(ord(out[-1]) + 1, ord(low) + 1))
-        elif low not in out:
-            out.append(low)
+        low = (m["letter"] or m["single"]).lower()
+        _add_label(out, low, range_next and not re.search(r"[,;&/]|\band\b|\bor\b", between))
         range_next = False
     return out
+
+
+def _add_label(out: list[str], low: str, range_from_last: bool) -> None:
+    if range_from_last and out and out[-1] < low and ord(low) - ord(out[-1]) <= 12:
+        out.extend(chr(c) for c in range(ord(out[-1]) + 1, ord(low) + 1))
+    elif low not in out:
+        out.append(low)
+
+
+def _numbered_like_sub_panels(inner: str) -> bool:
+    """Sub-panels are numbered from 1 (or i): "(a1–a3)", "(b1, b2)". Several numbered items
+    that do not start there ("C5–C6", "L4–L5": vertebrae) are names, not panels; a lone
+    "(a2)" is taken as before."""
+    numbers = [m["number"] for m in _ITEM_TOKEN.finditer(inner) if m["sub"] and m["number"].isdigit()]
+    return len(numbers) < 2 or "1" in numbers
 
 
 def sentence_spans(caption: str, start: int) -> list[tuple[int, int]]:
@@ -114,6 +160,13 @@ def clause_start(caption: str, pos: int, floor: int) -> int:
     return best
 
 
+def marker_letter(caption: str, marker: Marker) -> str:
+    """The first letter a marker prints ("A" of "(A)", of "Panel (Aii)" and of "A, B")."""
+    text = caption[marker.start : marker.end]
+    bracket = re.search(r"[\(\[]\s*([A-Za-z])", text)
+    return bracket[1] if bracket else next((c for c in text if c.isalpha()), "")
+
+
 def only_punct(text: str) -> bool:
     return not re.search(r"[A-Za-z0-9]", text)
 
@@ -125,18 +178,18 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in taken)
 
+    for m in _SUB_PANEL.finditer(caption, body_start):
+        labels = expand_labels(m[1], caption)
+        if labels and _numbered_like_sub_panels(m[1]) and re.search(_SUB_ITEM, m[1]):
+            markers.append(Marker(labels, m.start(), m.end(), "bracketed"))
+            taken.append((m.start(), m.end()))
     for m in BRACKETED.finditer(caption, body_start):
-        inner = m[1]
-        labels = expand_labels(inner)
-        # "(T)" in "(T) cells"? keep only letters; a lone capital inside a word-y context is still fine
-        if not labels:
+        labels = expand_labels(m[1], caption)
+        # "(iv)" (a roman numeral) names no panel; "(C5–C6)" (vertebrae) no sub-panels
+        if not labels or not free(m.start(), m.end()) or not _numbered_like_sub_panels(m[1]):
             continue
         markers.append(Marker(labels, m.start(), m.end(), "bracketed"))
         taken.append((m.start(), m.end()))
-    for m in _SUB_PANEL.finditer(caption, body_start):
-        if free(m.start(), m.end()):
-            markers.append(Marker([m[1].lower()], m.start(), m.end(), "bracketed"))
-            taken.append((m.start(), m.end()))
     for m in _BRACKETED_NOTE.finditer(caption, body_start):
         if free(m.start(), m.end()):
             markers.append(Marker([m[1].lower()], m.start(), m.end(), "bracketed"))
@@ -169,13 +222,8 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         if m.start() > 0 and caption[m.start() - 1].isalnum():
             continue
         leading.append(Marker(expand_labels(m[1]), m.start(), m.end(), "leading"))
-    seen: list[str] = []
-    for mk in leading:
-        first = mk.labels[0]
-        expected = chr(ord(seen[-1]) + 1) if seen else "a"
-        if first == expected:
-            markers.append(mk)
-            seen.extend(mk.labels)
+    markers += _leading_run(caption, leading)
+    seen = {l for m in markers if m.kind == "leading" for l in m.labels}
     if len(seen) < 2:
         markers = [m for m in markers if m.kind != "leading"]
     bare = [m for m in markers if m.kind == "leading"]
@@ -204,18 +252,49 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
     return _plausible(_group(caption, markers))
 
 
+def _leading_run(caption: str, leading: list[Marker]) -> list[Marker]:
+    """The bare leading letters that run in order: each starts at the letter after the last
+    one (a, b, c), or at the first letter not yet used when a group skips ("A and D: ...
+    B, C: ..."). A lower-case or punctuated letter of the group just before may come back to
+    describe its own panel ("e, f A 73-year-old woman. e Bilateral GGOs. f 4 days later"); a
+    capital followed by a space is the article "A" there."""
+    run: list[Marker] = []
+    seen: list[str] = []
+    group: list[str] = []  # letters of the last multi-letter marker not yet come back to
+    for mk in leading:
+        first = mk.labels[0]
+        expected = chr(ord(max(seen)) + 1) if seen else "a"
+        unused = next(chr(c) for c in range(ord("a"), ord("z") + 1) if chr(c) not in seen)
+        punctuated = caption[mk.end - 1 : mk.end].strip() != "" or marker_letter(caption, mk).islower()
+        if first in (expected, unused):
+            run.append(mk)
+            seen.extend(mk.labels)
+            group = list(mk.labels) if len(mk.labels) > 1 else []
+        elif group and punctuated and mk.labels == group[: len(mk.labels)]:
+            run.append(mk)
+            group = group[len(mk.labels) :]
+    return run
+
+
 def _drop_nested(caption: str, markers: list[Marker]) -> list[Marker]:
     """Markers that name parts of a panel, not panels, when the caption letters its panels:
     "(C) (a) NMR spectra, (b) structure" -- bracketed letters in the other case that start
     again at "a" after a panel letter; "(A) Effect of pH. Left panel, PaLhpD; right panel, ..."
     -- position words after the first of two or more panel letters."""
     bracketed = [m for m in markers if m.kind in ("bracketed", "half")]
-    upper = [m for m in bracketed if caption[m.start + 1 : m.start + 2].isupper()]
-    lower = [m for m in bracketed if caption[m.start + 1 : m.start + 2].islower()]
+    upper = [m for m in bracketed if marker_letter(caption, m).isupper()]
+    lower = [m for m in bracketed if marker_letter(caption, m).islower()]
     if upper and lower:
         major, minor = (upper, lower) if len(upper) >= len(lower) else (lower, upper)
-        if len(major) >= 2 and len(major) > len(minor) and min(l for m in minor for l in m.labels) == "a" \
-                and min(m.start for m in minor) > min(m.start for m in major):
+        nested = len(major) > len(minor) and min(l for m in minor for l in m.labels) == "a" \
+            and min(m.start for m in minor) > min(m.start for m in major)
+        # "(a) Forehead (F); (b1,b2) Cheeks (C)": capitals that never start at "a" abbreviate
+        # the words before them; the panels are the other case's run a, b, c
+        with_a = [group for group in (upper, lower) if "a" in {l for m in group for l in m.labels}]
+        abbreviations = len(with_a) == 1 and len(with_a[0]) >= 2
+        if abbreviations:
+            major, minor = with_a[0], (lower if with_a[0] is upper else upper)
+        if len(major) >= 2 and (nested or abbreviations):
             gone = {id(m) for m in minor}
             markers = [m for m in markers if id(m) not in gone]
     letters = [m for m in markers if m.kind != "position"]

@@ -42,6 +42,7 @@ from medfig.text.panel_markers import (
     clause_start,
     expand_labels,
     find_markers,
+    marker_letter,
     only_punct,
     sentence_spans,
 )
@@ -83,8 +84,9 @@ class ParsedCaption:
         for m in self.markers:
             if m.kind == "position":
                 continue
-            letters = [c for c in self.caption[m.start : m.end] if c.isalpha()][:1]
-            cases.update("upper" if c.isupper() else "lower" for c in letters)
+            letter = marker_letter(self.caption, m)
+            if letter:
+                cases.add("upper" if letter.isupper() else "lower")
         return cases.pop() if len(cases) == 1 else None
 
     def get(self, label: str) -> Subcaption | None:
@@ -95,7 +97,8 @@ class ParsedCaption:
 def _strip_span(caption: str, a: int, b: int) -> tuple[int, int]:
     """Trim whitespace, list glue ("and", ",") and dangling punctuation off a span."""
     glue = re.compile(r"(?:\s|[,;:.]|and\b|or\b|with\b|&)+", re.IGNORECASE)
-    tail = re.compile(r"(?:\s|[,;:]|\band|\bor|&|\()+$", re.IGNORECASE)
+    # an article cannot end a description: "..., and the panel (Aiii)" leaves "the" behind
+    tail = re.compile(r"(?:\s|[,;:]|\band|\bor|\bthe|&|\()+$", re.IGNORECASE)
     while a < b:
         m = glue.match(caption, a, b)
         if not m or m.end() == a:
@@ -147,7 +150,11 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         prev_end = markers[i - 1].end if i > 0 else body_start
         next_start = markers[i + 1].start if i + 1 < len(markers) else len(caption)
         clause = clause_start(caption, mk.start, max(s_start, prev_end))
-        mk.leading = style[(s_start, s_end)] or mk.kind in ("leading", "half")
+        # a marker that opens its clause leads it whatever the sentence's first marker did
+        # ("Sections (a1–a3) show the cortex; (b) hippocampus")
+        opens_clause = prev_end <= clause_start(caption, mk.start, s_start) and only_punct(
+            caption[clause_start(caption, mk.start, s_start) : mk.start])
+        mk.leading = style[(s_start, s_end)] or mk.kind in ("leading", "half") or opens_clause
         in_sentence = [m for m in markers if s_start <= m.start < s_end]
         if mk.leading:
             a = mk.end
@@ -206,6 +213,9 @@ def _split_by_inner_references(caption: str, span: tuple[int, int], labels: list
     inner = [(m, ls) for m, ls in inner if ls]
     if len({l for _, ls in inner for l in ls}) < 2:
         return {label: [span] for label in labels}
+    words_before = re.findall(r"[A-Za-z]+", caption[a : inner[0][0].start()])
+    if words_before and words_before[-1].lower() in _FUNCTION_WORDS:
+        return _split_by_leading_references(caption, span, labels, inner)
     out: dict[str, list[tuple[int, int]]] = {label: [] for label in labels}
     start = a
     previous: list[str] = []
@@ -237,8 +247,25 @@ def _split_by_inner_references(caption: str, span: tuple[int, int], labels: list
     return out
 
 
+def _split_by_leading_references(caption: str, span: tuple[int, int], labels: list[str],
+                                 inner: list[tuple[re.Match, list[str]]]) -> dict[str, list[tuple[int, int]]]:
+    """"A and D: numbers expressed as a function of either (A) overall reduction or (D) the
+    mean coverage": inner references after a function word open their panel's words; the
+    head before the first one is every panel's of the group, and a panel without a
+    reference of its own keeps the whole text."""
+    a, b = span
+    head = _strip_span(caption, a, inner[0][0].start())
+    out: dict[str, list[tuple[int, int]]] = {label: [] for label in labels}
+    for n, (m, ls) in enumerate(inner):
+        end = inner[n + 1][0].start() if n + 1 < len(inner) else b
+        piece = _strip_span(caption, m.end(), end)
+        for label in ls:
+            out[label] += [x for x in (head, piece) if x[1] > x[0] and x not in out[label]]
+    return {label: spans or [span] for label, spans in out.items()}
+
+
 _FUNCTION_WORDS = frozenset(
-    "by of in on at for from with without to and or the a an after before during under using via "
+    "either both by of in on at for from with without to and or the a an after before during under using via "
     "showing shows show shown demonstrating demonstrates reveals revealing revealed including "
     "is are was were see as between".split()
 )

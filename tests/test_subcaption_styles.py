@@ -1,0 +1,124 @@
+"""Caption styles of issue 16 that the first parser did not cover, one real caption per test.
+
+Each caption is quoted from ../shared/data (the file is named beside it; development
+publishers of pmc_dev_corpus, pmc_hindawi_xml_pdf, elife_xml_pdf_pairs, roco_v1_text); the
+expected subcaptions were written by reading the caption (MedICaT conventions: the words that
+describe one panel and not all of them; a panel's text may be several spans).
+"""
+
+from __future__ import annotations
+
+from medfig.compound.subcaption_fill import subcaptions_for
+from medfig.text.subcaptions import parse_subcaptions
+
+ROW2 = [[0, 0, 100, 100], [110, 0, 210, 100]]
+ROW3 = ROW2 + [[220, 0, 320, 100]]
+
+
+def subs(caption: str) -> dict[str, str]:
+    return {s.label: s.text for s in parse_subcaptions(caption).subcaptions}
+
+
+def filled(caption: str, boxes: list[list[int]], labels: list[str | None]) -> list[str | None]:
+    """Per-panel text as analyze_compound gives it once the aligner has named the panels."""
+    _, per_panel = subcaptions_for(boxes, labels, parse_subcaptions(caption))
+    return [s.text if s else None for s in per_panel]
+
+
+# ------------------------------------------------------------ numbered sub-panels
+
+
+def test_numbered_sub_panels_in_a_list_name_their_letter_and_capitals_abbreviate_words():
+    # roco_v1_text/data/train/non-radiology/captions.txt, ROCO_84629
+    caption = ("Selected regions of interest: (a) Forehead (F); (b1,b2) Cheeks (C); (c) Neck (N). Some details "
+               "are blurred to preserve the subject\u2019s privacy. The ROIs are selected considering the percentage "
+               "of the detected face area shown in the figure.")
+    got = subs(caption)
+    # "(F)", "(C)", "(N)" abbreviate the region names: no panels F and N, and "(C); (c)" is not one marker
+    assert list(got) == ["a", "b", "c"]
+    assert got["a"] == "Forehead (F)" and got["b"] == "Cheeks (C)" and got["c"] == "Neck (N)."
+
+
+def test_a_letter_and_a_roman_sub_number_are_one_sub_panel_not_a_range():
+    # the "(A-i)" form: no caption in ../shared/data writes it; this is the Dove caption of the
+    # next test (pmc_dev_corpus/dove_PMC4708241, f5) with its sub-panels written "A-i", "A–ii"
+    caption = ("Impact of quercetol on the MMP of HepG2 cells. Notes: Panel (A-i) shows green fluorescence "
+               "(JC-1 monomer) only, panel (A\u2013ii) shows red fluorescence (JC-1 aggregate) only, and the panel "
+               "(A-iii) shows merged (green\u2013red fluorescence). (B) % MMP ratio.")
+    parsed = parse_subcaptions(caption)
+    assert parsed.labels == ["a", "b"]  # not a, b, ..., i
+    assert parsed.get("a").text == ("shows green fluorescence (JC-1 monomer) only shows red fluorescence "
+                                    "(JC-1 aggregate) only shows merged (green\u2013red fluorescence).")
+    assert parsed.get("b").text == "% MMP ratio."
+    assert parsed.letter_case == "upper"
+
+
+def test_panel_word_before_a_sub_panel_is_not_the_previous_panel_text():
+    # pmc_dev_corpus/dove_PMC4708241/fulltext.xml, f5
+    caption = ("Impact of quercetol on the MMP of HepG2 cells. Notes: Panel (Ai) shows green fluorescence (JC-1 "
+               "monomer) only, panel (Aii) shows red fluorescence (JC-1 aggregate) only, and the panel (Aiii) shows "
+               "merged (green\u2013red fluorescence). (B) % MMP ratio. Data are expressed as the mean \u00b1 SE of "
+               "three experiments.")
+    parsed = parse_subcaptions(caption)
+    aii = next(m for m in parsed.markers if "Aii)" in caption[m.start : m.end])
+    # "panel (Aii)" opens the words of sub-panel Aii; "only, and the" is nobody's text
+    assert caption[aii.start : aii.end] == "panel (Aii)"
+    assert "panel" not in parsed.get("a").text and "and the" not in parsed.get("a").text
+
+
+def test_ranges_of_sub_panels_and_of_letters():
+    assert parse_subcaptions("(a1\u2013a3) Cortex at postnatal days 7, 14 and 28; (b) hippocampus.").labels == ["a", "b"]
+    assert parse_subcaptions("(b1\u2013b3) Cortex. (a) Hippocampus.").labels == ["b", "a"]
+    # a range between two letters of one case is still a range of panels
+    assert parse_subcaptions("(a\u2013i) Serial sections of the liver.").labels == list("abcdefghi")
+    assert parse_subcaptions("(A\u2013I) Serial sections of the liver.").labels == list("abcdefghi")
+    # "a–i" is sub-panel i of a when the caption also numbers "a–ii"
+    assert parse_subcaptions("(a\u2013i) Axial and (a\u2013ii) coronal MRI; (b) CT.").labels == ["a", "b"]
+
+
+def test_roman_numerals_and_vertebra_levels_are_no_panel_letters():
+    caption = "(A) Sagittal T2 MRI showing disc herniation (C5\u2013C6). (B) Axial CT (iv) of the same level."
+    assert parse_subcaptions(caption).labels == ["a", "b"]
+
+
+# ------------------------------------------------------------ leading letters, subsets of panels
+
+
+def test_a_group_of_letters_then_each_letter_of_it_again():
+    # pmc_dev_corpus/springer_PMC7553375/fulltext.xml, Fig1 (the first three groups)
+    caption = ("Appearance of COVID-19 on CT. a, b A 35-year-old male presented 13 days after the symptom onset "
+               "with unproductive cough, fatigue, and anosmia. Mild CT signs: GGOs in only one lobe. c, d A "
+               "60-year-old male having symptoms for 7 days: muscle pain, weakness, fever, and effort dyspnea. "
+               "e, f A 73-year-old woman experiencing weakness, muscle pain, inappetence, and mild effort "
+               "dyspnea. e Bilateral GGOs, thickened vessels, and traction bronchiectasis on the right. f 4 days "
+               "later, the abnormalities are more extensive and crazy paving appeared within the GGO.")
+    got = subs(caption)
+    woman = "A 73-year-old woman experiencing weakness, muscle pain, inappetence, and mild effort dyspnea."
+    assert got["e"] == woman + " Bilateral GGOs, thickened vessels, and traction bronchiectasis on the right."
+    assert got["f"] == woman + " 4 days later, the abnormalities are more extensive and crazy paving appeared within the GGO."
+    assert got["a"] == got["b"] and got["a"].startswith("A 35-year-old male")
+    assert got["c"] == got["d"] and got["c"].startswith("A 60-year-old male")
+
+
+def test_a_capital_article_after_a_group_is_no_letter():
+    got = subs("A, B: CT scans of the chest. A large mass is seen in the left lobe. C: MRI of the spine.")
+    assert list(got) == ["a", "b", "c"]
+    assert got["a"] == got["b"] == "CT scans of the chest. A large mass is seen in the left lobe."
+
+
+def test_groups_out_of_order_and_references_that_open_each_panel_text():
+    # pmc_dev_corpus/elsevier_PMC7326430/fulltext.xml, fig1 (its "B, C, D and E" means B, C, E and F)
+    caption = ("The effects of varying levels of containment effectiveness upon the expected subsequent "
+               "trajectories of a SARS-CoV-2 epidemic. A and D: Controlled reproductive numbers (Rc) expressed as a "
+               "function of either (A) overall reduction of transmission rate (1-Rc/R0) or (D) the mean effective "
+               "protective coverage of individuals with interventions to prevent exposure behaviours (Cp). B, C, D "
+               "and E: Controlled reproduction numbers (Rc) and incidence rate trajectories expressed as functions "
+               "of either (B and C) overall reduction of transmission rate (1-Rc/R0) or (E and F) effective "
+               "protective coverage of individuals with interventions to prevent exposure behaviours (Cp).")
+    got = subs(caption)
+    head_ad = "Controlled reproductive numbers (Rc) expressed as a function of either"
+    head_bc = "Controlled reproduction numbers (Rc) and incidence rate trajectories expressed as functions of either"
+    assert got["a"] == head_ad + " overall reduction of transmission rate (1-Rc/R0)"
+    assert got["d"].startswith(head_ad + " the mean effective protective coverage")
+    assert got["b"] == got["c"] == head_bc + " overall reduction of transmission rate (1-Rc/R0)"
+    assert got["e"].startswith(head_bc + " effective protective coverage") and "overall reduction" not in got["e"]
