@@ -122,3 +122,46 @@ def test_groups_out_of_order_and_references_that_open_each_panel_text():
     assert got["d"].startswith(head_ad + " the mean effective protective coverage")
     assert got["b"] == got["c"] == head_bc + " overall reduction of transmission rate (1-Rc/R0)"
     assert got["e"].startswith(head_bc + " effective protective coverage") and "overall reduction" not in got["e"]
+
+
+# ------------------------------------------------------------ positions and lists of trailing markers
+
+
+def test_position_words_after_a_comma_with_a_colon():
+    # roco_v1_text/data/validation/non-radiology/captions.txt, ROCO_83355
+    assert subs("Left image: Original mammogram, Right: Expanded image segment") == {
+        "left": "Original mammogram", "right": "Expanded image segment"}
+
+
+def test_a_list_of_trailing_positions_leaves_its_shared_head_out():
+    # roco_v1_text/data/train/non-radiology/captions.txt, ROCO_85117: the items are parallel
+    caption = "The robotic deflectable sheath (V-CAS Deflect) fully undeflected (left panel) and fully deflected (right panel)."
+    assert filled(caption, ROW2, ["left", "right"]) == ["fully undeflected", "fully deflected"]
+    # elife_xml_pdf_pairs/elife-04177-vor-r1/elife-04177.xml, fig5s1 (the last item's tail is the tagger's)
+    caption = ("Binding of sDectin-1 to various mouse cancer cell lines. The sDectin-1 binding to YAC-1 (left panel), "
+               "Meth-A (middle panel), or B16F10 (right panel) cells were examined as described in Figure 3A.")
+    assert filled(caption, ROW3, ["left", "middle", "right"])[:2] == ["YAC-1", "Meth-A"]
+    # roco_v1_text/data/validation/radiology/captions.txt, ROCO_77279
+    caption = "Frontal (left panel) and transverse (right panel) views of the CT scan performed postoperatively."
+    assert filled(caption, ROW2, ["left", "right"]) == ["Frontal", "transverse"]
+
+
+def test_a_list_of_trailing_letters_starts_where_its_items_do():
+    # pmc_dev_corpus/bmj_PMC7412619/fulltext.xml, F2 and F3
+    caption = ("Effects of PrEP on the overall number of people living with HIV (A) and the overall HIV incidence (B) "
+               "over time. The effects of introducing PreP in 2019 (dotted lines) on the HIV prevalence and incidence "
+               "for Rwanda as a nation are shown here.")
+    assert filled(caption, ROW2, ["a", "b"]) == ["the overall number of people living with HIV", "the overall HIV incidence"]
+    caption = ("Effects of PrEP on the prevalence (A) and incidence of HIV (B) for female sex workers and sex clients "
+               "over time. The solid line illustrates the estimated prevalence and incidence for these population "
+               "without introduction of PrEP.")
+    assert filled(caption, ROW2, ["a", "b"]) == ["the prevalence", "incidence of HIV"]
+
+
+def test_a_second_clause_is_no_list_item():
+    # roco_v1_text/data/train/non-radiology/captions.txt, ROCO_83430: "while" opens a clause
+    caption = ("Electrocardiogram showing sinus rhythm with no signs of ischemia (left panel) while chest radiograph "
+               "(right panel) revealing prominent heart with no acute cardiopulmonary process.")
+    got = filled(caption, ROW2, ["left", "right"])
+    assert got[0] == "Electrocardiogram showing sinus rhythm with no signs of ischemia"
+    assert got[1].startswith("chest radiograph")

@@ -37,6 +37,8 @@ _PHRASE_END = re.compile(r"[,;:(]|\s(?:and|or|with|using|for|whereas|while)\s", 
 # where the head shared by a list of trailing letters ends: "deaths over time for | South
 # Africa (A), Malawi (B)", "Diagrams of an attractor in | asynchronous (a) and synchronous (b)"
 _HEAD_CUT = re.compile(r"[,;:\u2014\u2013]|\s(?:for|in)\s", re.IGNORECASE)
+_PREPOSITIONS = frozenset("of in on at for from with without to by via under after before during between".split())
+_LIST_GLUE = re.compile(r"\s*(?:[,;&/]|and\b|or\b)", re.IGNORECASE)
 _PHRASE_CUT = re.compile(r"(?:[,;:(\u2014\u2013]|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
 
 
@@ -99,6 +101,53 @@ def trim_inline(caption: str, sub: Subcaption, marker_start: int, marker_end: in
     sub.text = " ".join(caption[a:b] for a, b in keep)
 
 
+def trim_list_head(caption: str, sub: Subcaption, markers: list, i: int) -> None:
+    """The first item of a list of trailing markers starts where its parallel items do:
+    at the word the second item starts with ("Effects of PrEP on | the overall number ...
+    (A) and the overall HIV incidence (B)", "sheath | fully undeflected (left panel) and fully
+    deflected (right panel)"), else after the head's last clause break ("deaths over time for |
+    South Africa (A), Malawi (B)"), else after the last phrase break among as many words as
+    the longest other item has, plus one ("PrEP on | the prevalence (A) and incidence of HIV (B)",
+    "binding to | YAC-1 (left panel), Meth-A (middle panel)")."""
+    mk = markers[i]
+    items = []
+    for x, y in zip(markers[i:], markers[i + 1 :]):
+        a, b = _strip(caption, x.end, y.start)
+        items.append(re.sub(r"^(?:and|or)\s+", "", caption[a:b], flags=re.IGNORECASE))
+    items = [t for t in items if t]
+    if not items:
+        return
+    keep = []
+    for a, b in sub.spans:
+        if mk.start - 2 <= b <= mk.start and b > a:
+            a = _list_head_start(caption, a, b, items)
+        keep.append((a, b))
+    sub.spans = keep
+    sub.text = " ".join(caption[a:b] for a, b in keep)
+
+
+def _list_head_start(caption: str, a: int, b: int, items: list[str]) -> int:
+    first_word = items[0].split()[0].lower()
+    # a preposition is no anchor ("stained with H&E (a) and with Masson trichrome (b)": the
+    # verb before it is the item's); a content word or an article is
+    parallel = [m for m in re.finditer(r"[^\s(\[]+", caption[a:b])
+                if m[0].lower() == first_word and first_word not in _PREPOSITIONS]
+    if parallel and parallel[-1].start() > 0:
+        # an article before the parallel word is the item's own ("the right hand (a), right foot (b)")
+        article = re.search(r"\b(?:the|a|an)\s+$", caption[a : a + parallel[-1].start()], re.IGNORECASE)
+        return a + (article.start() if article else parallel[-1].start())
+    cuts = list(_HEAD_CUT.finditer(caption, a, b))
+    if cuts:
+        return _strip(caption, cuts[-1].end(), b)[0]
+    words = list(re.finditer(r"\S+", caption[a:b]))
+    window = max(len(t.split()) for t in items) + 1
+    if len(words) <= window:
+        return a
+    start = a + words[-window].start()
+    cuts = list(_PHRASE_CUT.finditer(caption, start - 1, b))
+    return _strip(caption, cuts[-1].end(), b)[0] if cuts else start
+
+
 def _first_of_a_list(parsed: ParsedCaption, i: int) -> bool:
     """Is marker ``i`` the first of two or more trailing markers in one sentence ("South
     Africa (A), Malawi (B)")? Its text then starts after the head the list shares."""
@@ -111,7 +160,10 @@ def _first_of_a_list(parsed: ParsedCaption, i: int) -> bool:
             # a list of short parallel items ("Malawi (B), Zimbabwe (C), and Uganda (D)"), not
             # sentences that each end on their letter ("... in their learning ability (a), ...")
             between = [caption[x.end : y.start] for x, y in zip(same, same[1:])]
-            return all(len(re.findall(r"[^\W_]+", re.sub(r"\b(?:and|or)\b", " ", t))) <= 4 for t in between)
+            # items are joined by list separators: "(left panel) while chest radiograph (right
+            # panel)" is a second clause, not a list
+            return all(len(re.findall(r"[^\W_]+", re.sub(r"\b(?:and|or)\b", " ", t))) <= 4
+                       and _LIST_GLUE.match(t) for t in between)
     return False
 
 
@@ -144,11 +196,11 @@ def subcaptions_for(
                     sub = parsed.get(label)
                     if sub is not None:
                         trim_inline(caption, sub, mk.start, mk.end, mk.leading)
-            elif mk.kind == "bracketed" and not mk.leading and _first_of_a_list(parsed, i):
+            elif mk.kind in ("bracketed", "position") and not mk.leading and _first_of_a_list(parsed, i):
                 for label in mk.labels:
                     sub = parsed.get(label)
                     if sub is not None:
-                        trim_inline(caption, sub, mk.start, mk.end, False, _HEAD_CUT)
+                        trim_list_head(caption, sub, parsed.markers, i)
         # a panel given its neighbour's text keeps no letter of its own (none was read or named)
         filled = fill_labels(boxes, labels, parsed)
         return labels, [parsed.get(l) if l else None for l in filled]

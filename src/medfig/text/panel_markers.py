@@ -46,7 +46,9 @@ _POSITION_WORDS = r"(?:upper|lower|top|bottom|middle|center|centre|left|right|fi
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
 _POSITION = re.compile(
     rf"[\(\[]\s*((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column))?)\s*[\)\]]"
-    rf"|(?:(?<=^)|(?<=[.;:]\s))((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*[:,]",
+    rf"|(?:(?<=^)|(?<=[.;:]\s))((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*[:,]"
+    # after a comma only with a colon: "Left image: Original mammogram, Right: Expanded segment"
+    rf"|(?<=,\s)((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*:",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(
@@ -195,7 +197,7 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
             markers.append(Marker([m[1].lower()], m.start(), m.end(), "bracketed"))
             taken.append((m.start(), m.end()))
     for m in _POSITION.finditer(caption, body_start):
-        text = (m[1] or m[2] or "").lower()
+        text = (m[1] or m[2] or m[3] or "").lower()
         parts = re.split(r"[\s-]+", text)
         words = [w for w in parts if w not in ("panel", "panels", "image", "images", "row", "rows", "column", "columns")]
         if not words or not free(m.start(), m.end()):

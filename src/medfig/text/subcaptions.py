@@ -96,7 +96,9 @@ class ParsedCaption:
         return None
 def _strip_span(caption: str, a: int, b: int) -> tuple[int, int]:
     """Trim whitespace, list glue ("and", ",") and dangling punctuation off a span."""
-    glue = re.compile(r"(?:\s|[,;:.]|and\b|or\b|with\b|&)+", re.IGNORECASE)
+    # glue before a panel's words: list separators, and the conjunction opening a contrast
+    # ("(left panel) while chest radiograph (right panel)")
+    glue = re.compile(r"(?:\s|[,;:.]|and\b|or\b|with\b|while\b|whereas\b|&)+", re.IGNORECASE)
     # an article cannot end a description: "..., and the panel (Aiii)" leaves "the" behind
     tail = re.compile(r"(?:\s|[,;:]|\band|\bor|\bthe|&|\()+$", re.IGNORECASE)
     while a < b:
@@ -190,8 +192,9 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         learned = tagger.subcaption_spans(caption, markers, body_start, spans)
         # a panel the tagger leaves without words keeps the rules' text: never emptier
         for label in order:
-            if learned.get(label):
-                spans[label] = learned[label]
+            trimmed = [x for x in (_strip_span(caption, a, b) for a, b in learned.get(label, [])) if x[1] > x[0]]
+            if trimmed:
+                spans[label] = trimmed
         parsed.tagged = True
     for label in order:
         merged = sorted(spans[label])
