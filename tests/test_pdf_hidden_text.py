@@ -111,3 +111,44 @@ def test_text_drawn_again_a_third_of_an_em_off_is_read_once():
     line = "Genome arrangement of hepatitis E virus and steps of viral genome replication."
     words = _words(_layered_pdf([(148.7, 400, line)], [(145.7, 401.4, line)]))
     assert words == line.split()
+
+
+def _embedded_page_pdf() -> bytes:
+    """A page drawn into the page as a form XObject at half size, its text clipped to its picture
+    (MDPI's schemes bring their own caption along this way, clipped away)."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    c.beginForm("embedded")
+    c.saveState()
+    clip = c.beginPath()
+    clip.rect(100, 300, 300, 300)  # form space; on the page: x 350-500, y 150-300
+    c.clipPath(clip, stroke=0, fill=0)
+    c.setFont("Times-Roman", 9)
+    c.drawString(150, 400, "insidepicture")  # page (375, 200): inside the clip, printed
+    c.drawString(150, 200, "clippedcaption")  # page (375, 100): outside it, never printed
+    c.restoreState()
+    c.endForm()
+    c.saveState()
+    c.transform(0.5, 0, 0, 0.5, 300, 0)
+    c.doForm("embedded")
+    c.restoreState()
+    c.setFont("Times-Roman", 9)
+    c.drawString(72, 700, "Scheme 1. Printed caption")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def test_text_its_clip_path_hides_is_not_read():
+    words = _words(_embedded_page_pdf())
+    # the clip is in the form's space: read in page space it would hide the printed label too
+    assert "insidepicture" in words
+    assert "clippedcaption" not in words
+    assert words[-4:] == ["Scheme", "1.", "Printed", "caption"]
+
+
+def test_dove_clipped_metadata_block_is_not_read():
+    # Dove PDFs carry "Journal name: ... Running head verso: ..." clipped off the first page
+    words = _words(DATA / "pmc_dev_corpus" / "dove_PMC4708241" / "fulltext.pdf")
+    assert "Designation:" not in words and "verso:" not in words
+    assert words[:5] == ["©", "2016", "Ali", "et", "al."] and len(words) > 600  # the printed text all there

@@ -26,7 +26,7 @@ from collections import Counter
 from statistics import median
 
 from medfig.geometry import union
-from medfig.pdf.page_objects import read_graphics
+from medfig.pdf.page_objects import read_graphics, text_clips
 from medfig.pdf.page_space import display_matrix
 from medfig.pdf.page_text import group_words, read_chars
 from medfig.pdf.printed_text import distinct_chars, distinct_lines, distinct_runs, distinct_words, printed_chars
@@ -226,7 +226,8 @@ def read_page(pdf_page, index: int) -> PageData:
     display, width, height = display_matrix(pdf_page)
     textpage = pdf_page.get_textpage()
     try:
-        chars = read_chars(textpage.raw, display, height)  # the raw handle: no per-call wrapper lookup
+        # the raw handle: no per-call wrapper lookup
+        chars = read_chars(textpage.raw, display, height, text_clips(pdf_page, display, height))
     finally:
         textpage.close()
     graphics = read_graphics(pdf_page, display, width, height)

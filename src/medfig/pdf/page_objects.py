@@ -64,9 +64,13 @@ def _is_white_fill(obj) -> bool:
     return rgba is not None and min(rgba[:3]) >= _WHITE_255  # a pattern or shading fill: not white
 
 
-def _walk(container, is_form: bool, m: Matrix, depth: int, visit) -> None:
-    """Every object of the page, descending into form XObjects (their children's
-    coordinates are in form space: the form's matrix is composed onto ``m``)."""
+_DRAWN = (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_PATH)
+
+
+def _walk(container, is_form: bool, m: Matrix, depth: int, visit, kinds=_DRAWN) -> None:
+    """Every object of the page of one of ``kinds``, descending into form XObjects (their
+    children's coordinates, clip paths included, are in form space: the form's matrix is
+    composed onto ``m``)."""
     count = pdfium_c.FPDFFormObj_CountObjects if is_form else pdfium_c.FPDFPage_CountObjects
     get = pdfium_c.FPDFFormObj_GetObject if is_form else pdfium_c.FPDFPage_GetObject
     for i in range(max(0, count(container))):
@@ -76,8 +80,8 @@ def _walk(container, is_form: bool, m: Matrix, depth: int, visit) -> None:
         kind = pdfium_c.FPDFPageObj_GetType(obj)
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
             if depth < _MAX_FORM_DEPTH:
-                _walk(obj, True, concat(_object_matrix(obj), m), depth + 1, visit)
-        elif kind in (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_PATH):
+                _walk(obj, True, concat(_object_matrix(obj), m), depth + 1, visit, kinds)
+        elif kind in kinds:
             visit(obj, kind, m)
 
 
@@ -121,3 +125,40 @@ def read_graphics(page, display: Matrix, width: float, height: float) -> list[Gr
     _walk(page.raw, False, display, 0, visit)
     return images + paths  # pdfplumber's order: images first, then paths
 
+
+
+def _clip_box(clip, m: Matrix, height: float) -> PointBox | None:
+    """The box a clip path leaves visible (the intersection of its paths' boxes), mapped by ``m``;
+    None for no clip."""
+    x, y = ctypes.c_float(), ctypes.c_float()
+    visible: PointBox | None = None
+    for p in range(max(0, pdfium_c.FPDFClipPath_CountPaths(clip))):
+        xs, ys = [], []
+        for s in range(max(0, pdfium_c.FPDFClipPath_CountPathSegments(clip, p))):
+            pdfium_c.FPDFPathSegment_GetPoint(pdfium_c.FPDFClipPath_GetPathSegment(clip, p, s), x, y)
+            xs.append(x.value)
+            ys.append(y.value)
+        if not xs:
+            continue
+        box = box_top_left(m, height, min(xs), min(ys), max(xs), max(ys))
+        visible = box if visible is None else (max(visible[0], box[0]), max(visible[1], box[1]),
+                                               min(visible[2], box[2]), min(visible[3], box[3]))
+    return visible
+
+
+def text_clips(page, display: Matrix, height: float) -> dict[int, PointBox]:
+    """Text object (its PDFium handle's address) -> the part of the displayed page its clip path
+    leaves visible, for the text objects that have one. A page embedded as a form XObject (MDPI
+    schemes drawn with their own caption) brings its text along, clipped away: the reader sees
+    the publisher's caption once, the text layer holds it three times."""
+    clips: dict[int, PointBox] = {}
+
+    def visit(obj, kind, m: Matrix) -> None:
+        clip = pdfium_c.FPDFPageObj_GetClipPath(obj)
+        if clip:
+            box = _clip_box(clip, m, height)
+            if box is not None:
+                clips[ctypes.cast(obj, ctypes.c_void_p).value or 0] = box
+
+    _walk(page.raw, False, display, 0, visit, (pdfium_c.FPDF_PAGEOBJ_TEXT,))
+    return clips

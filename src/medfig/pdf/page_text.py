@@ -12,6 +12,7 @@ from itertools import groupby
 
 import pypdfium2.raw as pdfium_c
 
+from medfig.geometry import PointBox
 from medfig.pdf.page_objects import fill_rgba
 from medfig.pdf.page_space import Matrix, box_top_left, concat
 from medfig.pdf.types import Word
@@ -108,7 +109,7 @@ def _page_text(textpage, n: int) -> list[str]:
     return [chr(u) for u in buf[:n]]
 
 
-def read_chars(textpage, display: Matrix, height: float) -> list[_Char]:
+def read_chars(textpage, display: Matrix, height: float, clips: dict[int, PointBox] | None = None) -> list[_Char]:
     """Drawn characters in content order (PDFium's synthesised spaces and line breaks dropped),
     each boxed as pdfminer does: from the glyph origin, one advance wide, from the descent
     line (the bottom of PDFium's loose box) to one font size above it, mapped to the
@@ -187,6 +188,9 @@ def read_chars(textpage, display: Matrix, height: float) -> list[_Char]:
             x0, top, x1, bottom = box[0] + de, height - (box[3] + df), box[2] + de, height - (box[1] + df)
         else:
             x0, top, x1, bottom = box_top_left(display, height, *box)
+        visible = clips.get(key) if clips else None
+        if visible is not None and (x1 <= visible[0] or visible[2] <= x0 or bottom <= visible[1] or visible[3] <= top):
+            continue  # wholly clipped away: not printed
         out.append(_Char(ch, x0, top, x1, bottom, info.size, info.font_name, info.upright, info.upward, info.white))
         last_key, last_origin, last_estimate, last_box, last_text = key, origin, estimate, box, ch
     return out
