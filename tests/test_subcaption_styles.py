@@ -165,3 +165,51 @@ def test_a_second_clause_is_no_list_item():
     got = filled(caption, ROW2, ["left", "right"])
     assert got[0] == "Electrocardiogram showing sinus rhythm with no signs of ischemia"
     assert got[1].startswith("chest radiograph")
+
+
+def test_a_list_whose_first_item_lost_its_head_already_is_kept_whole():
+    # pmc_hindawi_xml_pdf/PMC4706923/fulltext.xml, fig4 (the span starts after "MRI,")
+    caption = ("MRI, VIBE sequences after the i.v. contrast medium administration (a) and HASTE sequences (b): large "
+               "mass with endophytic growth with intense and heterogeneous enhancement.")
+    assert filled(caption, ROW2, ["a", "b"])[0] == "VIBE sequences after the i.v. contrast medium administration"
+
+
+# ------------------------------------------------------------ letters inside the description
+
+
+def test_half_bracket_letters_continue_their_run_inside_a_clause():
+    # pmc_dev_corpus/elsevier_PMC5991880/fulltext.xml, fig3
+    caption = ("Iridoid synthase from C. roseus in alternate biochemical mechanism of iridoid biosynthesis. a) The "
+               "synthase uses monoterpene 10 oxogeranial as substrate and NAD(P)H reduction step for cyclization, "
+               "whereas b) monoterpene cyclases uses geranyl diphosphate as substrate in the usual process of cyclization.")
+    assert subs(caption) == {
+        "a": "The synthase uses monoterpene 10 oxogeranial as substrate and NAD(P)H reduction step for cyclization",
+        "b": "monoterpene cyclases uses geranyl diphosphate as substrate in the usual process of cyclization.",
+    }
+    # a lone "b)" inside a clause with no run before it is no marker
+    assert subs("The grades were scored as in b) of the protocol.") == {}
+
+
+def test_trailing_letters_with_a_colon_take_the_words_after_them():
+    # pmc_hindawi_xml_pdf/PMC4706923/fulltext.xml, fig1: "Definitive histology" is every panel's
+    caption = ("MRI, TrueFISP coronal sequence (a): a circumferential thickening protruding in the intestinal lumen with "
+               "tendency to invagination is detected, in absence of local infiltration. In the VIBE sequences after the "
+               "i.v. contrast medium administration (b), there is an inhomogeneous contrast enhancement. Definitive "
+               "histology: adenocarcinoma.")
+    got = subs(caption)
+    assert got["a"].endswith("a circumferential thickening protruding in the intestinal lumen with tendency to "
+                             "invagination is detected, in absence of local infiltration.")
+    assert got["b"] == ("In the VIBE sequences after the i.v. contrast medium administration there is an "
+                        "inhomogeneous contrast enhancement.")
+
+
+def test_a_sentence_that_explains_a_significance_symbol_is_no_panel_text():
+    # pmc_dev_corpus/dove_PMC5965372/fulltext.xml, f4
+    caption = ("Effect of Vicenin-2 on the expression of p-GSK-3\u03b2. Notes: (A) Western blot expressions of p-GSK-3\u03b2 "
+               "and T-GSK-3\u03b2. (B) The densitometric quantification of p-GSK-3\u03b2 and T-GSK-3\u03b2 by ImageJ software "
+               "(NIH). \u201c*\u201d denotes the statistical difference at P<0.05. (C) To confirm the inhibition of "
+               "non-p-\u03b2-catenin by Vicenin-2 was mediated through GSK-3\u03b2, the cells were incubated with Vicenin-2 "
+               "and LiCl (GSK-3\u03b2 inhibitor).")
+    got = subs(caption)
+    assert got["b"] == "The densitometric quantification of p-GSK-3\u03b2 and T-GSK-3\u03b2 by ImageJ software (NIH)."
+    assert got["c"].startswith("To confirm the inhibition")

@@ -107,7 +107,8 @@ def trim_list_head(caption: str, sub: Subcaption, markers: list, i: int) -> None
     (A) and the overall HIV incidence (B)", "sheath | fully undeflected (left panel) and fully
     deflected (right panel)"), else after the head's last clause break ("deaths over time for |
     South Africa (A), Malawi (B)"), else after the last phrase break among as many words as
-    the longest other item has, plus one ("PrEP on | the prevalence (A) and incidence of HIV (B)",
+    the longest other item has, plus one, when the span starts its sentence and so still holds
+    the head every item shares ("PrEP on | the prevalence (A) and incidence of HIV (B)",
     "binding to | YAC-1 (left panel), Meth-A (middle panel)")."""
     mk = markers[i]
     items = []
@@ -141,7 +142,9 @@ def _list_head_start(caption: str, a: int, b: int, items: list[str]) -> int:
         return _strip(caption, cuts[-1].end(), b)[0]
     words = list(re.finditer(r"\S+", caption[a:b]))
     window = max(len(t.split()) for t in items) + 1
-    if len(words) <= window:
+    # only a span that still holds its sentence's head ("Effects of PrEP on ...") has one to cut
+    sentence_start = any(_strip(caption, x, y)[0] == a for x, y in sentence_spans(caption, 0))
+    if len(words) <= window or not sentence_start:
         return a
     start = a + words[-window].start()
     cuts = list(_PHRASE_CUT.finditer(caption, start - 1, b))

@@ -65,7 +65,9 @@ SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)"
 STATISTICS = re.compile(
     r"(?:[nN]\s*=\s*\d|Statistics?\b|Statistical\s+(?:analysis|significance|test)|(?:Error\s+)?[Bb]ars\s+(?:represent|show|indicate|are)"
     r"|Circles\s+represent|Data\s+(?:are|were|is|represented|shown|presented|expressed)\b|Values\s+(?:are|were)\s+(?:mean|expressed|shown|presented)"
-    r"|(?:Results\s+are\s+)?(?:[Rr]epresented|[Ee]xpressed|[Ss]hown)\s+as\s+(?:the\s+)?mean|Mean\s*±|[*∗]+\s*[pP]\s*[<=≤]|[pP]\s*[<≤]\s*0?\.\d)"
+    r"|(?:Results\s+are\s+)?(?:[Rr]epresented|[Ee]xpressed|[Ss]hown)\s+as\s+(?:the\s+)?mean|Mean\s*±|[*∗]+\s*[pP]\s*[<=≤]|[pP]\s*[<≤]\s*0?\.\d"
+    # '"*" denotes the statistical difference at P<0.05', "# indicates p < 0.01 vs control"
+    r"|[\"“'‘]?[*∗#†‡§]+[\"”'’]?\s+(?:denotes?|indicates?|represents?|marks?|shows?)\b)"
 )
 
 
@@ -207,10 +209,18 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         label = f"{kind}-{'-'.join(words)}" if kind else "-".join(words)
         markers.append(Marker([label], m.start(), m.end(), "position"))
         taken.append((m.start(), m.end()))
+    half_run: list[str] = []
     for m in _HALF_BRACKET.finditer(caption, body_start):
-        if free(m.start(), m.end()) and only_punct(caption[clause_start(caption, m.start(), body_start) : m.start()]):
+        if not free(m.start(), m.end()):
+            continue
+        opens_clause = only_punct(caption[clause_start(caption, m.start(), body_start) : m.start()])
+        # "a) The synthase uses ..., whereas b) monoterpene cyclases ...": inside a clause, a
+        # half bracket counts only as the next letter of a run that opened a clause
+        continues = bool(half_run) and m[1].lower() == chr(ord(half_run[-1]) + 1)
+        if opens_clause or continues:
             markers.append(Marker(expand_labels(m[1]), m.start(), m.end(), "half"))
             taken.append((m.start(), m.end()))
+            half_run.append(m[1].lower())
     # Leading bare letters: only a run in alphabetical order counts.
     leading: list[Marker] = []
     for m in _LEADING_LETTERS.finditer(caption, body_start):

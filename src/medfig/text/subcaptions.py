@@ -100,7 +100,7 @@ def _strip_span(caption: str, a: int, b: int) -> tuple[int, int]:
     # ("(left panel) while chest radiograph (right panel)")
     glue = re.compile(r"(?:\s|[,;:.]|and\b|or\b|with\b|while\b|whereas\b|&)+", re.IGNORECASE)
     # an article cannot end a description: "..., and the panel (Aiii)" leaves "the" behind
-    tail = re.compile(r"(?:\s|[,;:]|\band|\bor|\bthe|&|\()+$", re.IGNORECASE)
+    tail = re.compile(r"(?:\s|[,;:]|\band|\bor|\bthe|\bwhereas|\bwhile|&|\()+$", re.IGNORECASE)
     while a < b:
         m = glue.match(caption, a, b)
         if not m or m.end() == a:
@@ -288,7 +288,7 @@ def _is_leading(caption: str, before: str, mk: Marker) -> bool:
 
 def _drop_statistics(caption: str, a: int, b: int) -> list[tuple[int, int]]:
     """A span without its statistics sentences (kept whole when every sentence is one)."""
-    cuts = [a] + [m.end() for m in re.finditer(r"[.;]\s+(?=[A-Z*∗(\[])", caption[a:b])] + [b - a]
+    cuts = [a] + [m.end() for m in re.finditer(r"[.;]\s+(?=[A-Z*∗#†‡§(\[\"“])", caption[a:b])] + [b - a]
     cuts = [a] + [a + c for c in cuts[1:-1]] + [b]
     sents = list(zip(cuts, cuts[1:]))
     keep = [(x, y) for x, y in sents if not STATISTICS.match(caption, x + len(caption[x:y]) - len(caption[x:y].lstrip()))]
