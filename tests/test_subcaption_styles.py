@@ -8,7 +8,7 @@ describe one panel and not all of them; a panel's text may be several spans).
 
 from __future__ import annotations
 
-from medfig.compound.subcaption_fill import subcaptions_for
+from medfig.compound.subcaption_fill import enumerated_parts, subcaptions_for
 from medfig.text.subcaptions import parse_subcaptions
 
 ROW2 = [[0, 0, 100, 100], [110, 0, 210, 100]]
@@ -213,3 +213,26 @@ def test_a_sentence_that_explains_a_significance_symbol_is_no_panel_text():
     got = subs(caption)
     assert got["b"] == "The densitometric quantification of p-GSK-3\u03b2 and T-GSK-3\u03b2 by ImageJ software (NIH)."
     assert got["c"].startswith("To confirm the inhibition")
+
+
+# ------------------------------------------------------------ no letters: items in reading order
+
+
+def test_abbreviations_and_credits_are_no_list_of_panels():
+    # pmc_dev_corpus/dove_PMC5965372/fulltext.xml, f2: four "items", none a panel
+    caption = ("Vicenin-2 reduces TCF/LEF reporter assay. Notes: Vicenin-2 administration reduces the TCF/LEF reporter "
+               "activity. The details of the experiment are included in the \u201cMaterials and methods\u201d section. "
+               "\u201c**\u201d denotes the statistical difference at P<0.05. Abbreviations: LEF, leukocyte erythroid "
+               "factor; TCF, T-cell factor.")
+    assert enumerated_parts(caption, 4) is None and enumerated_parts(caption, 2) is None
+    # pmc_dev_corpus/plos_PMC12091794/fulltext.xml, pone.0322878.g003 (its last sentence)
+    caption = ("Animal silhouettes were taken from http://www.philopic.org, freely available for reuse under Creative "
+               "Commons licenses and biohazard sign from http://www.openclipart.org with public domain.")
+    assert enumerated_parts(caption, 3) is None
+
+
+def test_without_letters_panels_take_the_listed_items_in_reading_order():
+    # the issue's own example, then a grid read row by row: top row first, left to right
+    caption = "Typical habitats of the species: wetlands, dry grassland, oak woods and farmland."
+    grid = [[110, 110, 210, 210], [0, 0, 100, 100], [0, 110, 100, 210], [110, 0, 210, 100]]
+    assert filled(caption, grid, [None] * 4) == ["farmland", "wetlands", "oak woods", "dry grassland"]

@@ -38,6 +38,9 @@ _PHRASE_END = re.compile(r"[,;:(]|\s(?:and|or|with|using|for|whereas|while)\s", 
 # Africa (A), Malawi (B)", "Diagrams of an attractor in | asynchronous (a) and synchronous (b)"
 _HEAD_CUT = re.compile(r"[,;:\u2014\u2013]|\s(?:for|in)\s", re.IGNORECASE)
 _PREPOSITIONS = frozenset("of in on at for from with without to by via under after before during between".split())
+# sentences whose lists name no panels: abbreviations ("Abbreviations: LEF, leukocyte erythroid
+# factor; TCF, T-cell factor"), credits and links ("taken from http://..., freely available")
+_NO_PANEL_LIST = re.compile(r"https?://|www\.|\bAbbreviations?\b|\b[A-Z]{2,}[\w-]*,\s+[a-z]")
 _LIST_GLUE = re.compile(r"\s*(?:[,;&/]|and\b|or\b)", re.IGNORECASE)
 _PHRASE_CUT = re.compile(r"(?:[,;:(\u2014\u2013]|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
 
@@ -60,6 +63,8 @@ def enumerated_parts(caption: str, n: int, body_start: int = 0) -> list[tuple[in
     if n < 2:
         return None
     for a, b in sentence_spans(caption, body_start):
+        if _NO_PANEL_LIST.search(caption, a, b):
+            continue
         intro = _LIST_INTRO.search(caption, a, b)
         start = intro.end() if intro else a
         text = caption[start:b].rstrip(". ")
