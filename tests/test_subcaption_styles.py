@@ -236,3 +236,10 @@ def test_without_letters_panels_take_the_listed_items_in_reading_order():
     caption = "Typical habitats of the species: wetlands, dry grassland, oak woods and farmland."
     grid = [[110, 110, 210, 210], [0, 0, 100, 100], [0, 110, 100, 210], [110, 0, 210, 100]]
     assert filled(caption, grid, [None] * 4) == ["farmland", "wetlands", "oak woods", "dry grassland"]
+
+
+def test_the_words_after_a_trailing_marker_and_its_colon_stay_its_text():
+    got = subs("Chest CT of two patients. Patient 1 (a, b): consolidation in the right lower lobe. "
+               "Patient 2 (c, d): ground-glass opacities.")
+    assert got["c"] == got["d"] == "Patient 2 ground-glass opacities."
+    assert got["a"] == got["b"] == "Patient 1 consolidation in the right lower lobe."

@@ -146,6 +146,9 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
             clause = clause_start(caption, mk.start, max(sent[0], prev_end))
             style[sent] = _is_leading(caption, caption[max(clause, prev_end) : mk.start], mk)
     spans: dict[str, list[tuple[int, int]]] = {}
+    # "Patient 2 (c, d): ground-glass opacities": what the colon after a trailing marker opens
+    # is its text too (kept when the tagger chooses the words)
+    after_colon: dict[str, tuple[int, int]] = {}
     order: list[str] = []
     for i, mk in enumerate(markers):
         s_start, s_end = sentence_of(mk.start)
@@ -172,6 +175,12 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
                 pieces = [(s_start, mk.start), (mk.end, s_end)]
             elif caption[mk.end : mk.end + 2].lstrip().startswith(":"):
                 pieces.append((mk.end, min(next_start, s_end)))
+            # only for a marker alone in its sentence: after a list ("CT (a) and MRI (b): large
+            # mass") the colon opens what the whole list shares
+            if len(in_sentence) == 1 and caption[mk.end : mk.end + 2].lstrip().startswith(":"):
+                colon_piece = _strip_span(caption, mk.end, min(next_start, s_end))
+                if colon_piece[1] > colon_piece[0]:
+                    after_colon.update({label: colon_piece for label in mk.labels})
         pieces = [_strip_span(caption, x, y) for x, y in pieces]
         pieces = [(x, y) for x, y in pieces if y > x and not only_punct(caption[x:y])]
         pieces = [_drop_scale(caption, x, y) for x, y in pieces]
@@ -193,6 +202,9 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         # a panel the tagger leaves without words keeps the rules' text: never emptier
         for label in order:
             trimmed = [x for x in (_strip_span(caption, a, b) for a, b in learned.get(label, [])) if x[1] > x[0]]
+            colon_piece = after_colon.get(label)
+            if trimmed and colon_piece and not any(x < colon_piece[1] and colon_piece[0] < y for x, y in trimmed):
+                trimmed.append(colon_piece)
             if trimmed:
                 spans[label] = trimmed
         parsed.tagged = True
