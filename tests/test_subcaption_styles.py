@@ -243,3 +243,11 @@ def test_the_words_after_a_trailing_marker_and_its_colon_stay_its_text():
                "Patient 2 (c, d): ground-glass opacities.")
     assert got["c"] == got["d"] == "Patient 2 ground-glass opacities."
     assert got["a"] == got["b"] == "Patient 1 consolidation in the right lower lobe."
+
+
+def test_position_words_after_a_full_stop_without_a_space():
+    # roco_v1_text/data/train/non-radiology/captions.txt, ROCO_86211: title and first position word run together
+    caption = ("Left and right hippocampus segmentations in coronal view.Left: manual segmentation. Middle: FSL-FIRST "
+               "segmentation. Right: FreeSurfer segmentation.")
+    assert subs(caption) == {"left": "manual segmentation.", "middle": "FSL-FIRST segmentation.",
+                             "right": "FreeSurfer segmentation."}

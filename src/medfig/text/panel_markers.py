@@ -47,8 +47,9 @@ _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
 _POSITION = re.compile(
     rf"[\(\[]\s*((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column))?)\s*[\)\]]"
     rf"|(?:(?<=^)|(?<=[.;:]\s))((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*[:,]"
-    # after a comma only with a colon: "Left image: Original mammogram, Right: Expanded segment"
-    rf"|(?<=,\s)((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*:",
+    # after a comma, or a full stop with no space ("in coronal view.Left: manual ..."), only
+    # with a colon: "Left image: Original mammogram, Right: Expanded segment"
+    rf"|(?:(?<=,\s)|(?<=[a-z)]\.))((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*:",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(
