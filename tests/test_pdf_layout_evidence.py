@@ -8,10 +8,10 @@ import pdfplumber
 
 from medfig.pdf.captions import dedupe_captions
 from medfig.pdf.extract import extract_pdf
-from medfig.pdf.furniture import drop_caption_containers, drop_page_furniture
+from medfig.pdf.furniture import drop_caption_containers, drop_page_furniture, drop_running_text
 from medfig.pdf.labels import parse_label
 from medfig.pdf.locate import label_key
-from medfig.pdf.types import Graphic, PageData, PdfCaption
+from medfig.pdf.types import Graphic, Line, PageData, PdfCaption, Word
 
 
 def test_unnumbered_and_non_english_labels():
@@ -60,6 +60,38 @@ def test_objects_drawn_at_one_place_on_most_pages_are_furniture():
     # two pages are not evidence of a template
     short = [_page(i, [header_bar]) for i in range(2)]
     assert drop_page_furniture(short) == 0 and all(p.graphics for p in short)
+
+
+def _line(text, x0, top, size=8.0):
+    words, x = [], x0
+    for part in text.split():
+        words.append(Word(part, (x, top, x + 5.0 * len(part), top + size), size, "Times"))
+        x += 5.0 * len(part) + 3.0
+    return Line(words=words, box=(x0, top, x, top + size), size=size)
+
+
+def test_running_heads_and_feet_leave_the_page_text():
+    pages = []
+    topics = ["samples", "controls", "animals", "methods", "results"]
+    for i in range(5):
+        lines = [_line(f"Veterinary World, EISSN: 2231-0916 {1350 + i}", 52.0, 790.0),  # foot, page number changing
+                 _line("Available at www.veterinaryworld.org/Vol.9/December-2016/3.pdf", 150.0, 45.0),  # head
+                 _line("2.5", 72.0, 75.0),  # a tick label of charts drawn alike: no letter, stays
+                 _line(f"The prose of this page about the {topics[i]} runs on for more than forty characters.", 52.0, 300.0),
+                 _line("Unit (mg)", 52.0, 400.0),  # recurring, but between prose lines: a figure's own text
+                 _line(f"More prose on the {topics[i]} below the figure, again a long line of body text.", 52.0, 500.0)]
+        if i == 0:
+            lines.append(_line("Control", 300.0, 80.0))  # a legend entry above the prose, on one page only
+        pages.append(PageData(index=i, width=595.0, height=842.0, words=[w for line in lines for w in line.words],
+                              lines=lines))
+    assert drop_running_text(pages) == 10
+    for page in pages:
+        kept = [line.text for line in page.lines]
+        assert kept[0] == "2.5" and "Unit (mg)" in kept and not any("Veterinary" in t or "Available" in t for t in kept)
+        assert {w.text for w in page.words} == {w.text for line in page.lines for w in line.words}
+    assert "Control" in [line.text for line in pages[0].lines]
+    short = [PageData(index=i, width=595.0, height=842.0, lines=[_line("Journal head", 52.0, 40.0)]) for i in range(2)]
+    assert drop_running_text(short) == 0
 
 
 def test_header_bar_is_not_taken_into_a_figure(data_dir):

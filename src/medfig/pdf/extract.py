@@ -40,7 +40,7 @@ from medfig.pdf.regions import Region, propose_regions
 from medfig.pdf.rotation import reading_rotation, rotated_page_pdf, unrotate_box
 from medfig.pdf.side_by_side import split_side_by_side
 from medfig.pdf.scanned import UNCAPTIONED_MIN_SCORE, is_image_only, is_scan_with_text, scanned_page
-from medfig.pdf.furniture import drop_caption_containers, drop_page_furniture
+from medfig.pdf.furniture import drop_caption_containers, drop_page_furniture, drop_running_text
 from medfig.pdf.types import ExtractedFigure, PageData, PdfCaption, PdfExtraction, PdfExtractionError
 
 _NO_REGION_REASONS = ("no figure/table region on the page", "no free region close to the caption")
@@ -77,6 +77,7 @@ def extract_pdf(pdf: bytes | str | Path, *, use_layout: bool = True, layout_page
     try:
         _read_pages(run, max_pages, time_limit_s, t_start)
         drop_page_furniture(run.pages)
+        drop_running_text(run.pages)
         drop_caption_containers(run.pages, run.captions)
         _warn_scanned(run)
         by_page = _captions_by_page(dedupe_captions(run.captions))

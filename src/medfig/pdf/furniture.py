@@ -12,6 +12,7 @@ one article as identical grids of photos, and a scanned page's image is the page
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from medfig.geometry import inside_fraction
@@ -47,6 +48,49 @@ def drop_page_furniture(pages: list[PageData]) -> int:
                 continue
             keep.append(g)
         page.graphics = keep
+    return removed
+
+
+_PROSE_CHARS = 40  # a line longer than this is running prose (body text, a caption), not a label
+
+
+def _line_key(line) -> tuple[int, int, str] | None:
+    """Where and what a line is, its numbers left out (page numbers and volume counters change from
+    page to page, the head around them does not); None for a line without a letter (tick labels
+    of charts drawn alike are numbers at the same places too)."""
+    if not any(ch.isalpha() for ch in line.text):
+        return None
+    return round(line.box[1]), round(line.box[0]), re.sub(r"\d+", "#", line.text)
+
+
+def drop_running_text(pages: list[PageData]) -> int:
+    """Remove the running heads and feet -- text lines set at the same height with the same words
+    (digits aside) on at least ``MIN_PAGES`` pages and ``MIN_SHARE`` of them, above or below all
+    the page's prose -- from every page's words and lines. Left in, a head a few points above a figure is read as the figure's own text
+    and pulls its region up to the head and across both columns. Returns how many lines were removed."""
+    readable = [p for p in pages if p.width > 0]
+    if len(readable) < MIN_PAGES:
+        return 0
+    seen = Counter(key for page in readable for key in {_line_key(line) for line in page.lines} if key)
+    seen[None] = 0
+    needed = max(MIN_PAGES, MIN_SHARE * len(readable))
+    removed = 0
+    for page in readable:
+        recurring = [line for line in page.lines if seen[_line_key(line)] >= needed]
+        if not recurring:
+            continue
+        # only in the margins: above or below every line of running prose on the page. Twenty charts
+        # drawn alike put the same tick label at the same place on every page; it stays theirs
+        prose = [line.box for line in page.lines if len(line.text) > _PROSE_CHARS and seen[_line_key(line)] < needed]
+        top = min((b[1] for b in prose), default=page.height)
+        bottom = max((b[3] for b in prose), default=0.0)
+        running = [line for line in recurring if line.box[3] <= top or line.box[1] >= bottom]
+        if not running:
+            continue
+        gone = {id(w) for line in running for w in line.words}
+        page.lines = [line for line in page.lines if id(line) not in {id(r) for r in running}]
+        page.words = [w for w in page.words if id(w) not in gone]
+        removed += len(running)
     return removed
 
 
