@@ -186,6 +186,23 @@ def _label_proportioned(box: PixelBox) -> bool:
     return ratio <= 3.2
 
 
+HEAD_REACH = 0.5  # of a panel's longer side: how far above-left of it its label may sit (the cut may leave a chart's title and axis text outside its box)
+
+
+def _heads_a_panel(box: PixelBox, panels: list[PixelBox]) -> bool:
+    """Does the text block sit at a panel's top-left corner: left of its top, or above its top
+    edge in its left half ("A: 60 x 120 Networks" over a chart)? A letter inside a line of text ("CYP 719 A 23" in a pathway) or
+    under a chart's axis heads nothing."""
+    for p in panels:
+        pw, ph = p[2] - p[0], p[3] - p[1]
+        slack = 0.1 * min(pw, ph)
+        # above the panel's top in its left half (a heading's first word), or left of its top
+        if box[0] <= p[0] + max(slack, 0.5 * pw if box[3] <= p[1] + slack else 0) and box[1] <= p[1] + slack:
+            if np.hypot(p[0] - box[0], p[1] - box[1]) <= HEAD_REACH * max(pw, ph):
+                return True
+    return False
+
+
 def _has_close_neighbour(box: PixelBox, blocks: list[PixelBox]) -> bool:
     """Another text block within 0.4 of this one's height, beside or above/below it."""
     reach = 0.4 * (box[3] - box[1])
@@ -199,8 +216,9 @@ def _has_close_neighbour(box: PixelBox, blocks: list[PixelBox]) -> bool:
 
 def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] | None = None) -> list[PanelLabel]:
     """Panel letters of a figure (see module doc); at most one label per position.
-    ``wanted``: the caption's panel letters (lower case); reading stops once one per
-    panel has been found (without it, once any distinct letter per panel has)."""
+    ``wanted``: the caption's panel labels (lower case); reading stops once one per
+    panel has been found (without it, once any distinct letter per panel has). Numbers are
+    labels only when ``wanted`` holds one; an empty set means the caption names no panel."""
     rgb = np.asarray(image.convert("RGB"))
     gray = np.asarray(image.convert("L"))
     side = max(layout.width, layout.height)
@@ -240,7 +258,10 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     # lined up with one at its size and close to it are the rest of its axis, title or legend
     # and are not read (they used up the budget before the panel letters were offered)
     ticks: list[PixelBox] = []
-    letters_only = bool(wanted) and not any(w.isdigit() for w in wanted)
+    # a number is a panel label only where the caption numbers its panels ("(1)", "2"): elsewhere
+    # a number in a figure is a tick label, a scale or a legend value -- the "0" at a chart's
+    # origin sits at a panel corner as a printed letter does
+    letters_only = wanted is not None and not any(w.isdigit() for w in wanted)
     budget = max(MAX_RECOGNITIONS, READS_PER_PANEL * len(layout.panels))
     for box, panel_index in queue:
         # every panel's best corner glyph is read, over budget too: text blocks (tick labels,
@@ -278,13 +299,17 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
                 letter, sub = split
         if letter is None and panel_index is None and len(text) >= 2 and box not in ticks:
             ticks.append(box)  # a word: the blocks lined up with it are the rest of its list (a legend)
-        if letter is None or score < MIN_SCORE or not _label_proportioned(box):
+        if letter is None or score < MIN_SCORE or not _label_proportioned(box) or (letters_only and letter.isdigit()):
             continue
         if letter.isalpha():  # "A" or "Ai" of a block that left the rest of "Aiii" outside
             wide, longer = _with_sub_number(rgb, gray, box, letter)
             if len(longer) > len(sub):
                 box, sub = wide, longer
-        labels.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, box), sub=sub))
+        free = stands_free(gray, box)
+        if wanted is not None and not wanted and not (free or panel_index is None) or (
+                wanted is not None and not wanted and panel_index is None and not _heads_a_panel(box, layout.panels)):
+            continue  # the caption names no panel: only a glyph alone at a panel's corner can be its label
+        labels.append(PanelLabel(text=letter, box=box, score=score, free=free, sub=sub))
         if panel_index is not None:
             done.add(panel_index)
     if wanted:

@@ -1,0 +1,128 @@
+"""The same figure splits the same way whatever its pixel size (issue 16, item 2).
+
+Every figure here is drawn -- not resized -- at two or three sizes, so each size has crisp
+gaps, lines and letters as a figure saved at that resolution does, and the exact ground truth
+is known. The panels found at each size, scaled to the first, must be the same, and so must the
+labels read. Real original figure files are often two to four times the 144-dpi PDF crops the
+splitter was built on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from medfig.compound import analyze_compound
+from medfig.geometry import iou
+from medfig.vision.panel_labels import find_panel_labels
+from medfig.vision.subfigures import find_panels
+
+SCALES = (1, 2, 3)
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)
+
+
+def _bar_chart(d: ImageDraw.ImageDraw, x0: int, y0: int, s: int, heights: tuple[float, ...]) -> None:
+    """A bar chart whose plot area starts at (x0, y0), drawn at scale ``s``: y tick labels
+    0, 10, 20, 50 left of the axis, the "0" at the plot's bottom-left corner."""
+    w, h = 300 * s, 220 * s
+    font = _font(12 * s)
+    d.line((x0, y0, x0, y0 + h), fill=0, width=s)  # y axis
+    d.line((x0, y0 + h, x0 + w, y0 + h), fill=0, width=s)  # x axis
+    for k, value in enumerate(("0", "10", "20", "50")):
+        y = y0 + h - k * h // 3
+        d.line((x0 - 5 * s, y, x0, y), fill=0, width=s)
+        d.text((x0 - 8 * s, y), value, fill=0, font=font, anchor="rm")
+    bar = w // (2 * len(heights) + 1)
+    for k, frac in enumerate(heights):
+        bx = x0 + (2 * k + 1) * bar
+        d.rectangle((bx, y0 + h - round(frac * h), bx + bar, y0 + h - s), fill=(90, 90, 90))
+        d.text((bx + bar // 2, y0 + h + 8 * s), f"G{k + 1}", fill=0, font=font, anchor="mt")
+
+
+def _two_charts(s: int) -> Image.Image:
+    img = Image.new("RGB", (780 * s, 300 * s), "white")
+    d = ImageDraw.Draw(img)
+    _bar_chart(d, 50 * s, 20 * s, s, (0.4, 0.8, 0.6))
+    _bar_chart(d, 450 * s, 20 * s, s, (0.9, 0.3, 0.5))
+    return img
+
+
+def _photo_grid(s: int, letters: bool) -> Image.Image:
+    """2 x 2 textured photos (180 x 140 at scale 1) with white gaps of 3 px, letters A-D in
+    white discs at their top-left corners."""
+    rng = np.random.default_rng(7)
+    tile_w, tile_h, gap = 180 * s, 140 * s, 3 * s
+    pixels = np.full((2 * tile_h + gap, 2 * tile_w + gap, 3), 255, np.uint8)
+    for r in range(2):
+        for c in range(2):
+            # smooth texture: noise drawn at scale 1 and enlarged, so every size shows one picture
+            base = rng.integers(40, 200, (28, 36, 3), dtype=np.uint8)
+            tile = np.asarray(Image.fromarray(base).resize((tile_w, tile_h), Image.BILINEAR))
+            y, x = r * (tile_h + gap), c * (tile_w + gap)
+            pixels[y : y + tile_h, x : x + tile_w] = tile
+    img = Image.fromarray(pixels)
+    if letters:
+        d = ImageDraw.Draw(img)
+        for k, (r, c) in enumerate(((0, 0), (0, 1), (1, 0), (1, 1))):
+            x, y = c * (tile_w + gap) + 6 * s, r * (tile_h + gap) + 6 * s
+            d.rectangle((x, y, x + 24 * s, y + 24 * s), fill="white")
+            d.text((x + 12 * s, y + 12 * s), "ABCD"[k], fill=0, font=_font(18 * s), anchor="mm")
+    return img
+
+
+def _panels_at(scale: int, result) -> list[list[float]]:
+    boxes = [s.box_px for s in result.subfigures] if result.compound else [[0, 0, result.layout.width, result.layout.height]]
+    return sorted([v / scale for v in b] for b in boxes)
+
+
+def _same_split(results: dict[int, object]) -> None:
+    first = _panels_at(SCALES[0], results[SCALES[0]])
+    for scale in SCALES[1:]:
+        other = _panels_at(scale, results[scale])
+        assert len(other) == len(first), (scale, first, other)
+        for a, b in zip(first, other):
+            assert iou(a, b) >= 0.9, (scale, a, b)
+
+
+def test_tick_numbers_are_no_panel_labels_when_the_caption_numbers_no_panel():
+    # Two bar charts whose "0" tick label sits at each plot's bottom-left corner, a caption
+    # that names no panel: a "0" or "10" read as a panel label named the charts "0" and "10"
+    # (scopemed and elsevier charts at every size) and, where the caption names none, cut
+    # single charts in two.
+    caption = "Figure 3. Expression of the three genes in the two cohorts."
+    results = {s: analyze_compound(_two_charts(s), caption) for s in SCALES}
+    for s, result in results.items():
+        read = [l.text for l in result.ocr_labels]
+        assert not any(t.isdigit() for t in read), (s, read)
+        assert all(sub.label is None or not sub.label.isdigit() for sub in result.subfigures), s
+    _same_split(results)
+
+
+def test_numbered_panels_named_by_the_caption_are_still_read():
+    # the same rule must not lose panels the caption does number: "(1)" and "(2)"
+    img = _photo_grid(1, letters=False)
+    d = ImageDraw.Draw(img)
+    for k, x in enumerate((6, 189)):
+        d.rectangle((x, 6, x + 24, 30), fill="white")
+        d.text((x + 12, 18), str(k + 1), fill=0, font=_font(18), anchor="mm")
+    # (the caption parser names letters only today; the reader is asked for numbers directly)
+    numbered = find_panel_labels(img, find_panels(img), {"1", "2", "3", "4"})
+    assert {"1", "2"} <= {l.text for l in numbered}
+    assert not any(l.text.isdigit() for l in find_panel_labels(img, find_panels(img), set()))
+
+
+def test_a_photo_grid_with_thin_gaps_and_corner_letters_splits_alike_at_every_size():
+    caption = "Figure 2. (A) Day 1. (B) Day 3. (C) Day 7. (D) Day 14."
+    results = {s: analyze_compound(_photo_grid(s, letters=True), caption) for s in SCALES}
+    _same_split(results)
+    for s, result in results.items():
+        assert [sub.label for sub in sorted(result.subfigures, key=lambda x: (x.box_px[1], x.box_px[0]))] == ["a", "b", "c", "d"], s
+
+
+def test_a_photo_grid_without_letters_splits_alike_at_every_size():
+    results = {s: analyze_compound(_photo_grid(s, letters=False), "Figure 4. Four fields of one section.") for s in SCALES}
+    _same_split(results)
+    assert len(results[1].subfigures) == 4
