@@ -251,3 +251,24 @@ def test_position_words_after_a_full_stop_without_a_space():
                "segmentation. Right: FreeSurfer segmentation.")
     assert subs(caption) == {"left": "manual segmentation.", "middle": "FSL-FIRST segmentation.",
                              "right": "FreeSurfer segmentation."}
+
+
+# ------------------------------------------------------------ text shared by a subset of panels
+
+
+def test_words_running_on_after_a_list_belong_to_each_item_of_a_subset():
+    # pmc_hindawi_xml_pdf/PMC4736807/fulltext.xml, fig2: "maximum intensity projection ..." is the
+    # head noun of both (a) and (b), not of (c) and (d)
+    caption = ("Paraxial (a) and parasagittal (b) maximum intensity projection reconstruction from cardiac CT scan, "
+               "demonstrating the anomalous site of the coronary ostia as well as the malposition of the great "
+               "arteries, confirmed by 3D volume-rendered reconstruction ((c), (d)).")
+    grid = [[0, 0, 100, 100], [110, 0, 210, 100], [0, 110, 100, 210], [110, 110, 210, 210]]
+    got = filled(caption, grid, ["a", "b", "c", "d"])
+    shared = ("maximum intensity projection reconstruction from cardiac CT scan, demonstrating the anomalous site of "
+              "the coronary ostia as well as the malposition of the great arteries")
+    assert got[0] == "Paraxial " + shared and got[1] == "parasagittal " + shared
+    assert got[2] == got[3] == "confirmed by 3D volume-rendered reconstruction"
+
+
+def test_words_after_a_list_of_every_panel_stay_shared():
+    assert filled("Sagittal CT (A) and coronal MRI (B) of the lumbar spine.", ROW2, ["a", "b"]) == ["Sagittal CT", "coronal MRI"]

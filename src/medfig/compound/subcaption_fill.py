@@ -175,6 +175,41 @@ def _first_of_a_list(parsed: ParsedCaption, i: int) -> bool:
     return False
 
 
+def share_list_tails(parsed: ParsedCaption) -> None:
+    """"Paraxial (a) and parasagittal (b) maximum intensity projection from cardiac CT, ...
+    ((c), (d))": the words running on after a list of trailing markers (no punctuation after
+    the last one) finish every item's noun phrase. When the list names some panels but not
+    all, those words are the subset's (MedICaT: text shared by a subset belongs to each of
+    them); they end where another panel's text or the sentence ends."""
+    caption, markers = parsed.caption, parsed.markers
+    every = set(parsed.labels)
+    i = 0
+    while i < len(markers):
+        run = [markers[i]]
+        while (i + len(run) < len(markers) and markers[i + len(run)].kind == run[0].kind
+               and _LIST_GLUE.match(caption[run[-1].end : markers[i + len(run)].start])
+               and len(re.findall(r"[^\W_]+", re.sub(r"\b(?:and|or)\b", " ",
+                                                     caption[run[-1].end : markers[i + len(run)].start]))) <= 4):
+            run.append(markers[i + len(run)])
+        i += len(run)
+        named = {l for m in run for l in m.labels}
+        if len(run) < 2 or any(m.leading for m in run) or named >= every or run[0].kind != "bracketed":
+            continue
+        last = run[-1]
+        if not re.match(r"\s+[^\W\d_]", caption[last.end : last.end + 3]):
+            continue  # "(b)," or "(b)." closes the list
+        end = next((a for a, _ in sentence_spans(caption, 0) if a > last.end), len(caption))
+        others = [x for s in parsed.subcaptions if s.label not in named for x, _ in s.spans if x > last.end]
+        tail = _strip(caption, last.end, min([end] + others))
+        if tail[1] <= tail[0]:
+            continue
+        for label in named:
+            sub = parsed.get(label)
+            if sub is not None and not any(x < tail[1] and tail[0] < y for x, y in sub.spans):
+                sub.spans = sorted(sub.spans + [tail])
+                sub.text = " ".join(caption[x:y] for x, y in sub.spans)
+
+
 def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption) -> list[str | None]:
     """Panels without a caption label take their reading-order neighbour's (a2 after a1)."""
     if not parsed.subcaptions or all(l is None for l in labels):
@@ -209,6 +244,7 @@ def subcaptions_for(
                     sub = parsed.get(label)
                     if sub is not None:
                         trim_list_head(caption, sub, parsed.markers, i)
+        share_list_tails(parsed)
         # a panel given its neighbour's text keeps no letter of its own (none was read or named)
         filled = fill_labels(boxes, labels, parsed)
         return labels, [parsed.get(l) if l else None for l in filled]
