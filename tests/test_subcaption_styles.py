@@ -272,3 +272,17 @@ def test_words_running_on_after_a_list_belong_to_each_item_of_a_subset():
 
 def test_words_after_a_list_of_every_panel_stay_shared():
     assert filled("Sagittal CT (A) and coronal MRI (B) of the lumbar spine.", ROW2, ["a", "b"]) == ["Sagittal CT", "coronal MRI"]
+
+
+def test_a_lone_position_after_a_comma_and_a_run_letter_in_the_other_case_are_read_as_written():
+    # roco_v1_text/data/validation/radiology/captions.txt, ROCO_22539: "(right: 2, left: 2)" is a score
+    caption = ("Medial temporal atrophy (MTA) scoring illustrated on T1-weighted MRI. The degree of MTA was rated on a "
+               "5-point scale from absent (0) to severe (4). The MTA score of this patient is 2 (right: 2, left: 2).")
+    assert subs(caption) == {}
+    # roco_v1_text/data/train/non-radiology/captions.txt, ROCO_85152: a lower-case "(f)" that
+    # continues the capitals' run is panel f, not an abbreviation
+    caption = ("A 10 mm trocar for the camera is placed 20mm above the umbilicus (A). Three 8 mm robotic trocars are "
+               "placed pararectal on the right and on the left side (B, C), another 8 mm trocar is placed 80mm "
+               "laterally on the left side (D). Two assistant trocars are placed: one 5 mm trocar between the camera "
+               "and right working trocar (E) and one 12 mm trocar medial and cranial to the right anterior superior crest (f).")
+    assert parse_subcaptions(caption).labels == ["a", "b", "c", "d", "e", "f"]

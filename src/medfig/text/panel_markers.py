@@ -199,6 +199,7 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         if free(m.start(), m.end()):
             markers.append(Marker([m[1].lower()], m.start(), m.end(), "bracketed"))
             taken.append((m.start(), m.end()))
+    after_comma: list[Marker] = []
     for m in _POSITION.finditer(caption, body_start):
         text = (m[1] or m[2] or m[3] or "").lower()
         parts = re.split(r"[\s-]+", text)
@@ -208,8 +209,12 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         kind = next((w.rstrip("s") for w in parts if w.rstrip("s") in ("row", "column")), None)
         words = [_ORDINALS.get(w, w) for w in words]
         label = f"{kind}-{'-'.join(words)}" if kind else "-".join(words)
-        markers.append(Marker([label], m.start(), m.end(), "position"))
+        (after_comma if m[3] else markers).append(Marker([label], m.start(), m.end(), "position"))
         taken.append((m.start(), m.end()))
+    # "..., Right: Expanded segment" continues a list of positions; alone ("(right: 2, left: 2)")
+    # it is no panel
+    if any(mk.kind == "position" for mk in markers):
+        markers += after_comma
     half_run: list[str] = []
     for m in _HALF_BRACKET.finditer(caption, body_start):
         if not free(m.start(), m.end()):
@@ -307,6 +312,10 @@ def _drop_nested(caption: str, markers: list[Marker]) -> list[Marker]:
         abbreviations = len(with_a) == 1 and len(with_a[0]) >= 2
         if abbreviations:
             major, minor = with_a[0], (lower if with_a[0] is upper else upper)
+            # a letter in the other case that just continues the run is a typo, not a word:
+            # "... (D) ... (E) and one 12 mm trocar ... (f)."
+            following = chr(ord(max(l for m in major for l in m.labels)) + 1)
+            minor = [m for m in minor if m.labels != [following]]
         if len(major) >= 2 and (nested or abbreviations):
             gone = {id(m) for m in minor}
             markers = [m for m in markers if id(m) not in gone]

@@ -98,7 +98,7 @@ def _strip_span(caption: str, a: int, b: int) -> tuple[int, int]:
     """Trim whitespace, list glue ("and", ",") and dangling punctuation off a span."""
     # glue before a panel's words: list separators, and the conjunction opening a contrast
     # ("(left panel) while chest radiograph (right panel)")
-    glue = re.compile(r"(?:\s|[,;:.]|and\b|or\b|with\b|while\b|whereas\b|&)+", re.IGNORECASE)
+    glue = re.compile(r"(?:\s|[,;:.]|and\b|or\b|with\b|(?-i:while|whereas)\b|&)+", re.IGNORECASE)
     # an article cannot end a description: "..., and the panel (Aiii)" leaves "the" behind
     tail = re.compile(r"(?:\s|[,;:]|\band|\bor|\bthe|\bwhereas|\bwhile|&|\()+$", re.IGNORECASE)
     while a < b:
