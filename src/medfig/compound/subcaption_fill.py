@@ -12,9 +12,11 @@ Three cases leave panels empty, and each is closed here, from the caption's own 
   reading order take the enumerated items in order (:func:`enumerated_parts`);
 - a trailing inline letter ("types of data—images a, signals b") whose parsed text is the
   whole clause before it: cut back to the phrase the letter closes (:func:`trim_inline`);
-  likewise the first of a list of trailing letters ("deaths over time for South Africa
-  (A), Malawi (B)") loses the head the whole list shares (MedICaT: text shared by all
-  panels is no panel's).
+  likewise the first of a list of trailing letters or positions ("deaths over time for South
+  Africa (A), Malawi (B)") loses the head the whole list shares (MedICaT: text shared by all
+  panels is no panel's), and the words running on after a list that names only some of the
+  panels ("Paraxial (a) and parasagittal (b) maximum intensity projection ...") are each listed
+  panel's (text shared by a subset belongs to each of them).
 
 Offsets are character offsets into the caption as given.
 """

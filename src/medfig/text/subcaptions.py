@@ -6,10 +6,16 @@ no subcaption. A subcaption may be several spans ("Brain CT (A) ... (A, arrow)")
 
 Panel markers recognised (``L`` is one letter, ranges and lists expanded):
 
-- bracketed: ``(a)``, ``(A)``, ``(a, b)``, ``(A–C)``, ``(a and b)``, ``[b]``, ``a)`` at a clause start;
+- bracketed: ``(a)``, ``(A)``, ``(a, b)``, ``(A–C)``, ``(a and b)``, ``[b]``, ``a)`` at a clause start
+  (or continuing such a run: ``a) ..., whereas b) ...``);
+- numbered sub-panels name their letter: ``(Ai)``, ``(A-i)``, ``Panel (Aii)``, ``(a1–a3)``,
+  ``(b1,b2)`` -> ``a`` / ``b`` (never a range A..I); letters in the other case that never start
+  at ``a`` abbreviate words ("Forehead (F)") and are no panels;
 - bold-style leading letters at a clause start: ``A, ...``, ``A: ...``, ``A. ...``,
   ``a–c Scanning ...`` (Nature) -- only when the caption uses a run of them in order
-  (``a``, ``b``, ...), so the article "A patient ..." is never a marker;
+  (``a``, ``b``, ...; a group may skip, "A and D: ... B, C: ...", and a group's letters may
+  come back one by one, "e, f A woman ... e Bilateral GGOs. f 4 days later"), so the article
+  "A patient ..." is never a marker;
 - position words in brackets or leading a clause: ``(left)``, ``Right:``, ``(top)``,
   ``upper left``, ``middle`` -> labels such as ``"left"``, ``"upper-left"``; rows and columns:
   ``Top row:``, ``(first column)`` -> ``"row-top"``, ``"column-1"`` (every panel in it).
@@ -18,7 +24,8 @@ Not handled: insets ("inset: ...") stay with the text around them.
 
 Each marker is *leading* (its text follows: ``(a) Barium enema``) or *trailing* (its
 text precedes: ``Brain CT (A) and MR images (B, C)``). A marker is leading when nothing
-but punctuation separates it from the start of its clause; otherwise trailing. A
+but punctuation separates it from the start of its clause, or a function word comes right
+before it ("as evidenced by (A) colonoscopy", "either (A) ... or (D) ..."); otherwise trailing. A
 trailing marker that is alone in its sentence takes the whole sentence (Hindawi:
 "... administration (b), there is an inhomogeneous enhancement.").
 
