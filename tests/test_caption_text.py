@@ -133,3 +133,29 @@ def test_an_accent_drawn_over_a_letter_is_that_letters_accent(data_dir):
     for name in ("AP: Amapá;", "ES: Espírito Santo;", "RO: Rondônia;", "PB: Paraíba;", "PI: Piauí;"):
         assert name in caption, name
     assert "´" not in caption and "ˆ" not in caption
+
+
+def _row(spec, top=100.0, size=8.0):
+    """Words of one row from (text, x0) pairs, each 5 pt per character wide."""
+    return [Word(text, (x0, top, x0 + 5.0 * len(text), top + size), size, "Verdana") for text, x0 in spec]
+
+
+def test_a_justified_line_with_wide_word_gaps_stays_one_line():
+    from medfig.pdf.page import build_lines
+
+    # left column: ordinary word gaps; right column: five long words justified over the column,
+    # every gap 13 pt (1.6 em at 8 pt), as Veterinary World sets a caption's second line
+    left = _row([("the", 52.0), ("cells", 69.0), ("were", 96.0), ("fixed", 118.0), ("in", 145.0), ("ethanol", 157.0)])
+    right = _row([("embryonic", 306.0), ("kidney-293", 364.0), ("(HEK-293)", 427.0), ("cells", 485.0), ("mimicking", 523.0)])
+    texts = sorted(line.text for line in build_lines(left + right))
+    assert texts == ["embryonic kidney-293 (HEK-293) cells mimicking", "the cells were fixed in ethanol"]
+
+
+def test_uneven_wide_gaps_still_part_columns_and_table_cells():
+    from medfig.pdf.page import build_lines
+
+    # a label, a wide gap, then two words: the gaps are not alike, so they are not justification
+    row = _row([("Age", 52.0), ("34.5", 120.0), ("years", 145.0)])
+    assert sorted(line.text for line in build_lines(row)) == ["34.5 years", "Age"]
+    # two words alone tell nothing about evenness: a wide gap still parts them
+    assert len(build_lines(_row([("Total", 52.0), ("128", 90.0)]))) == 2

@@ -28,6 +28,8 @@ def fb(name, page, box, cap=None, text="", t=None):
 def test_figure_numbers_normalise_across_formats():
     assert [figure_number(n) for n in ("Figure 3", "Fig. 3.", "3", "FIGURE 3 |", "Table S2", "Supplementary Figure 1")] \
         == ["3", "3", "3", "3", "s2", "1"]
+    # Veterinary World labels its figures "Figure-1:" (XML label "Figure-1")
+    assert [figure_number(n) for n in ("Figure-1", "Figure-2:", "Table\u20133")] == ["1", "2", "3"]
 
 
 def test_deepfigures_protocol_is_hungarian_per_page_not_by_name():

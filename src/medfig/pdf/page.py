@@ -93,23 +93,57 @@ def build_lines(words: list[Word]) -> list[Line]:
     lines: list[Line] = []
     for row in rows:
         row.sort(key=lambda w: w.box[0])
-        current = [row[0]]
+        pieces, wide = [[row[0]]], []  # wide[i]: pieces i and i+1 parted by a wide gap off any gutter
         for w in row[1:]:
+            current = pieces[-1]
             gap = w.box[0] - current[-1].box[2]
             em = max(w.size, current[-1].size, 1.0)
             on_gutter = gap > _GUTTER_SPLIT_EM * em and any(
                 x in gutters for x in range(int(current[-1].box[2]) + 1, int(w.box[0])))
             if gap > _LINE_SPLIT_EM * em or on_gutter:
-                lines.append(_make_line(current))
-                current = [w]
+                pieces.append([w])
+                wide.append(not on_gutter)
             else:
                 current.append(w)
-        lines.append(_make_line(current))
+        lines.extend(_make_line(words) for words in _join_justified(pieces, wide))
     lines = _join_row_fragments(lines, gutters)
     lines = [part for line in lines for part in _split_line_number(line)]
     for i, line in enumerate(lines):
         line.index = i
     return lines
+
+
+# justification spreads a line's spare width evenly over its word gaps: a row whose gaps are all
+# this close to each other is one line, however wide they are (a few long words in a narrow
+# column); between columns the gutter is many times the word gaps on either side of it
+_EVEN_GAPS = 1.25
+_JUSTIFIED_MAX_EM = 3.0
+
+
+def _justified(words: list[Word]) -> bool:
+    """Three or more words whose gaps are all alike and under _JUSTIFIED_MAX_EM: one justified line."""
+    if len(words) < 3:
+        return False
+    gaps = [b.box[0] - a.box[2] for a, b in zip(words, words[1:])]
+    em = max(w.size for w in words) or 1.0
+    return min(gaps) > 0 and max(gaps) <= _EVEN_GAPS * min(gaps) and max(gaps) <= _JUSTIFIED_MAX_EM * em
+
+
+def _join_justified(pieces: list[list[Word]], wide: list[bool]) -> list[list[Word]]:
+    """Consecutive pieces of a row that the wide-gap rule parted but whose words together are one
+    justified line (:func:`_justified`), joined again; gutter splits always stand."""
+    out: list[list[Word]] = []
+    i = 0
+    while i < len(pieces):
+        last = i  # the longest run of pieces from i, parted by wide gaps only, that is one justified line
+        for k in range(i + 1, len(pieces)):
+            if not wide[k - 1]:
+                break
+            if _justified([w for piece in pieces[i:k + 1] for w in piece]):
+                last = k
+        out.append([w for piece in pieces[i:last + 1] for w in piece])
+        i = last + 1
+    return out
 
 
 def _splits(left: Line, right: Line, gutters: set[int]) -> bool:

@@ -12,7 +12,7 @@ import re
 _NOT_ALNUM = re.compile(r"[^0-9a-z]")
 _LABEL_WORD = re.compile(
     r"^\s*(?:supplementary|suppl\.?|extended\s+data|appendix)?\s*"
-    r"(?:figures?|figs?\.?|tables?|tab\.?|box|scheme|chart|plate)\s*", re.IGNORECASE)
+    r"(?:figures?|figs?\.?|tables?|tab\.?|box|scheme|chart|plate)[\s\-\u2010-\u2015:]*", re.IGNORECASE)
 
 
 def alnum(text: str) -> str:
@@ -21,7 +21,7 @@ def alnum(text: str) -> str:
 
 
 def figure_number(name: str | None) -> str:
-    """The number part of a figure/table name, normalised: "Figure 3" / "Fig. 3." / "3" -> "3"."""
+    """The number part of a figure/table name, normalised: "Figure 3" / "Fig. 3." / "Figure-3:" / "3" -> "3"."""
     if not name:
         return ""
     s = _LABEL_WORD.sub("", str(name)).strip()
