@@ -286,3 +286,51 @@ def test_a_lone_position_after_a_comma_and_a_run_letter_in_the_other_case_are_re
                "laterally on the left side (D). Two assistant trocars are placed: one 5 mm trocar between the camera "
                "and right working trocar (E) and one 12 mm trocar medial and cranial to the right anterior superior crest (f).")
     assert parse_subcaptions(caption).labels == ["a", "b", "c", "d", "e", "f"]
+
+
+# ------------------------------------------------------------ where the last panel's text ends
+
+
+def test_the_last_panel_keeps_its_further_sentences_when_the_other_panels_have_several():
+    # pmc_dev_corpus/springer_PMC7553375/fulltext.xml, Fig1 (its e, f group shortened): panels a to
+    # d are described in two sentences, so the sentence after "g, h"'s first one is still g's and h's
+    caption = ("Appearance of COVID-19 on CT. a, b A 35-year-old male presented 13 days after the symptom onset with "
+               "unproductive cough, fatigue, and anosmia. Mild CT signs: GGOs in only one lobe. c, d A 60-year-old "
+               "male having symptoms for 7 days: muscle pain, weakness, fever, and effort dyspnea. Bilateral, "
+               "multilobar GGOs and halo sign (small consolidation surrounded by GGO) on the lower section. e, f A "
+               "73-year-old woman experiencing weakness, muscle pain, inappetence, and mild effort dyspnea. g, h An 82-year-old man having symptoms for a week: dry cough, fever, "
+               "weakness, inappetence, and low oxygen saturation at presentation. Several features are visible on the "
+               "CT scans: GGOs, consolidation, organizing pneumonia with reverse halo sign")
+    got = subs(caption)
+    assert got["g"] == got["h"] == (
+        "An 82-year-old man having symptoms for a week: dry cough, fever, weakness, inappetence, and low oxygen "
+        "saturation at presentation. Several features are visible on the CT scans: GGOs, consolidation, organizing "
+        "pneumonia with reverse halo sign")
+    # pmc_dev_corpus/elsevier_PMC3958920/fulltext.xml, f0015: an aside in brackets is everybody's
+    caption = ("Enzymatic properties of Pyr2C reductase. (A) Effect of pH on the activity. Left panel, PaLhpD; "
+               "middle panel, AbLhpI; right panel, CpLhpI. 50 mM acetate-NaOH (pH 4.0–6.0) (square), 50 mM potassium"
+               " phosphate (pH 6.0–8.5) (circle), 50 mM Tris–HCl (pH 7.0–9.0) (triangle) for the reduction of Pyr2C "
+               "(left axis), and 50 mM glycine–NaOH (diamond) for the oxidization of l-proline (right axis), instead"
+               " of 50 mM Tris-HCl (pH 8.0) under standard assay conditions. (B) Substrate specificity of "
+               "NADP+-dependent oxidization reaction. PaLhpD, red bar; AbLhpI, blue bar; CpLhpI, yellow bar. The "
+               "assay was performed with standard assay solution containing the indicated substrate (10 mM). "
+               "Relative values were expressed as percents of the values obtained in l-proline (means ± SD, n = 3). "
+               "(C) Zymogram staining. Five micrograms of each of purified protein (left panel, AbLhpI; middle "
+               "panel, CpLhpI; right panel, PaLhpD) was applied on 10% (w/v) gel. After electrophoresis, the gel was"
+               " soaked in staining solution in the presence of substrates and coenzymes as follows (each of 10 mM):"
+               " lane 1, l-proline and NADP+; lane 2, l-proline and NAD+; lane 3, l-pipecolate and NADP+. (D) "
+               "Catalytic efficiency (kcat/Km) of NADPH-dependent reduction (left panel) and NADP+-dependent "
+               "oxidization reactions (right panel). Asterisks indicate no (or trace) activity. (For interpretation "
+               "of the references to color in this figure legend, the reader is referred to the web version of this "
+               "article.)")
+    assert subs(caption)["d"] == ("Catalytic efficiency (kcat/Km) of NADPH-dependent reduction (left panel) and "
+                                  "NADP+-dependent oxidization reactions (right panel). Asterisks indicate no (or trace) activity.")
+
+
+def test_the_last_panel_ends_with_its_sentence_when_every_panel_has_one():
+    # pmc_dev_corpus/plos_PMC7535057/fulltext.xml, pntd.0008658.g002: the sentences after (d) are the figure's
+    caption = ("Association between detection of yellow fever virus (YFV) in the liver of non-human primate (NHP) "
+               "carcasses with (a) NHP genera, (b) period of sampling (c) environment, and (d) environment plus NHP "
+               "genera. YFV ND: yellow fever virus RNA was not detected. YFV pos: yellow fever virus RNA was detected. "
+               "Pearson residuals (standardized) were extracted from the chi-square function and plotted.")
+    assert subs(caption)["d"] == "environment plus NHP genera."

@@ -172,8 +172,7 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
             a = mk.end
             b = next_start
             if i + 1 == len(markers):
-                # the last panel's text ends with its sentence: what follows is shared
-                b = min(b, s_end)
+                b = _last_panel_end(caption, sentences, spans, s_end, b)
             pieces = [(a, b)]
         else:
             a = max(clause, prev_end)
@@ -220,6 +219,32 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         text = " ".join(caption[a:b] for a, b in merged)
         parsed.subcaptions.append(Subcaption(label=label, spans=merged, text=text))
     return parsed
+
+
+# a sentence after the last panel's that speaks for the whole figure: abbreviations, notes,
+# sources, an aside in brackets ("(For interpretation of the references to color ...)"), or
+# one that names panels ("Panels C and F are identical to B and E")
+_SHARED_SENTENCE = re.compile(
+    r"\s*(?:Abbreviations?|Notes?|Sources?|Key|Credit|Reproduced|Adapted|Modified|Copyright|\u00a9|\((?=[A-Za-z]{2})"
+    r"|(?:All|Both)\s+(?:panels|images|figures)\b|Panels?\s+\(?[A-Za-z]\b|[A-Z]{2,}[\w-]*\s*[,:=]\s)")
+
+
+def _last_panel_end(caption: str, sentences: list[tuple[int, int]], spans: dict[str, list[tuple[int, int]]],
+                    sentence_end: int, end: int) -> int:
+    """Where the last panel's text ends. What follows its sentence is shared, unless the
+    caption gives its other panels several sentences each (then the sentences after the last
+    one describe it too, "(B) Map of ... Municipalities are colored as follows: ...") up to
+    the first one that speaks for the whole figure (statistics and scale bars are left out
+    later)."""
+    def several(pieces: list[tuple[int, int]]) -> bool:  # a sentence ends inside one of them
+        return any(x < b < y - 1 for _, b in sentences for x, y in pieces)
+
+    if not any(several(pieces) for pieces in spans.values()):
+        return min(end, sentence_end)
+    for a, _ in sentences:
+        if sentence_end <= a < end and _SHARED_SENTENCE.match(caption, a):
+            return a
+    return end
 
 
 def _split_by_inner_references(caption: str, span: tuple[int, int], labels: list[str]) -> dict[str, list[tuple[int, int]]]:
