@@ -60,3 +60,50 @@ def test_an_original_file_three_times_the_analysis_size_gets_boxes_in_its_own_pi
         assert all(abs(u - v) <= 4 for u, v in zip(box, expected)), (box, expected)
     assert [s.subcaption for s in result.subfigures] == ["Left photo.", "Right photo."]
     assert all(0 <= v <= 3600 for b in result.layout.panels for v in b[::2])
+
+
+def _chart_drawn_at(scale: int) -> Image.Image:
+    """A chart with tick labels, axis titles and a legend, drawn (not resized) at ``scale``."""
+    from PIL import ImageDraw, ImageFont
+
+    img = Image.new("RGB", (500 * scale, 360 * scale), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=11 * scale)
+    x0, y0, x1, y1 = 70 * scale, 20 * scale, 480 * scale, 300 * scale
+    d.line((x0, y0, x0, y1), fill=0, width=scale)
+    d.line((x0, y1, x1, y1), fill=0, width=scale)
+    for k in range(6):
+        y = y1 - k * (y1 - y0) // 5
+        d.text((x0 - 6 * scale, y), f"{20 * k}", fill=0, font=font, anchor="rm")
+        x = x0 + k * (x1 - x0) // 5
+        d.text((x, y1 + 6 * scale), f"{2000 + 5 * k}", fill=0, font=font, anchor="mt")
+    d.text(((x0 + x1) // 2, y1 + 28 * scale), "Year of diagnosis", fill=0, font=font, anchor="mt")
+    d.text((x0 + 20 * scale, y0 + 10 * scale), "Incidence per 100,000 (all ages)", fill=0, font=font)
+    return img
+
+
+def test_text_height_grows_with_the_resolution_a_figure_is_saved_at():
+    from medfig.vision.glyphs import text_height
+
+    heights = {s: text_height(np.asarray(_chart_drawn_at(s).convert("L"))) for s in (1, 2, 3)}
+    assert all(h is not None for h in heights.values()), heights
+    assert heights[2] / heights[1] == pytest.approx(2, rel=0.2)
+    assert heights[3] / heights[1] == pytest.approx(3, rel=0.2)
+    # a photo shows no text on light page: nothing to measure
+    rng = np.random.default_rng(3)
+    assert text_height(rng.integers(0, 200, (400, 600), dtype=np.uint8)) is None
+
+
+def test_a_figure_saved_at_three_times_its_print_size_is_read_at_its_print_size():
+    from medfig.compound.scaled import ANALYSIS_TEXT_PX, analysis_factor, analysis_factor_of
+    from medfig.vision.glyphs import text_height
+
+    small, large = _chart_drawn_at(1), _chart_drawn_at(3)  # 500 and 1,500 px wide
+    assert analysis_factor_of(small) == 1.0  # text at print size: read as it is
+    factor = analysis_factor_of(large)
+    # the pixel size alone would read it at 1,200 px (0.8); its text says it is 3x its print size
+    assert factor < 0.8
+    shrunk = large.resize((round(large.width * factor), round(large.height * factor)), Image.BOX)
+    assert text_height(np.asarray(shrunk.convert("L"))) == pytest.approx(ANALYSIS_TEXT_PX, abs=2)
+    # a figure whose large text is its print size keeps a readable size
+    assert analysis_factor(500, 400, text_px=100.0) == pytest.approx(400 / 500)

@@ -22,7 +22,7 @@ from PIL import Image
 from medfig.compound.align import heuristic_alignment, label_alignment, sub_panel_subcaptions
 from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
-from medfig.compound.scaled import analysis_factor, resized_for_analysis, result_on_image, scale_box
+from medfig.compound.scaled import analysis_factor_of, resized_for_analysis, result_on_image, scale_box
 from medfig.compound.pieces import grow_charts_over_text, merge_unlettered_panels, one_drawing, unnamed_and_unlike
 from medfig.compound.subcaption_fill import subcaptions_for
 from medfig.geometry import PixelBox, area
@@ -100,7 +100,7 @@ def analyze_compound(
     if alignment not in ALIGNMENTS:
         raise ValueError(f"alignment must be one of {ALIGNMENTS}, not {alignment!r}")
     img = _as_image(image)
-    factor = analysis_factor(img.width, img.height)
+    factor = analysis_factor_of(img)
     if factor == 1.0:
         return _analyze(img, caption, inline_refs, figure_id=figure_id, alignment=alignment, boxes=boxes)
     # the splitter reads every figure at one size: gaps, letters and rules keep the proportions they

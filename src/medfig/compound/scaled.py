@@ -3,7 +3,9 @@
 Gaps, rules, letter sizes and row tolerances in the splitter are pixels of figures whose longer
 side is at most ANALYSIS_MAX_SIDE (150-dpi PDF crops). An original figure file is often two to
 four times that; the same figure must split the same way at any of these sizes, so
-``analyze_compound`` reads a copy shrunk to that size. ``medfig build`` also
+``analyze_compound`` reads a copy shrunk to that size, and further until the figure's own text
+(its tick labels, titles, legends) is no taller than in those crops: the pixel size alone cannot
+tell a large figure from a small one saved at twice the resolution, its print size can. ``medfig build`` also
 renders PDF crops at their rasters' own resolution (up to 600 dpi) and shrinks them to the crop
 dpi first (``pdf_crop_factor``). Boxes are image pixels, origin top-left, ``[x0, y0, x1, y1]``.
 """
@@ -11,6 +13,8 @@ dpi first (``pdf_crop_factor``). Boxes are image pixels, origin top-left, ``[x0,
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from PIL import Image
 
@@ -24,11 +28,36 @@ if TYPE_CHECKING:
 # as it is: enlarging a thumbnail adds no detail and blurs the gaps (dev gold at half size: F1 71.8
 # enlarged vs 77.8 as it is)
 ANALYSIS_MAX_SIDE = 1200
+# The text size (medfig.vision.glyphs.text_height) of the figures the splitter was built on:
+# pmc_dev_corpus crops at 144 dpi, development publishers, measure 7-12 px (10th-90th percentile),
+# 12.7 at the 95th. A figure whose text is larger was saved at a higher resolution than it is
+# printed at (an original file is often 2-4 times the crop); it is read shrunk until its text is
+# this size, so a figure and its 1.5x, 2x or 3x file are read at one scale whatever their pixel size.
+ANALYSIS_TEXT_PX = 13.0
+# ... but never below this longer side: a figure of large print (a poster-like diagram) keeps
+# the pixels its gaps and letters need
+ANALYSIS_MIN_SIDE = 400
 
 
-def analysis_factor(width: int, height: int) -> float:
-    """By how much to shrink a ``width`` x ``height`` image so its longer side is at most ANALYSIS_MAX_SIDE."""
-    return min(1.0, ANALYSIS_MAX_SIDE / max(width, height, 1))
+def analysis_factor(width: int, height: int, text_px: float | None = None) -> float:
+    """By how much to shrink a ``width`` x ``height`` image whose text measures ``text_px`` (None:
+    unknown): so its longer side is at most ANALYSIS_MAX_SIDE and its text at most
+    ANALYSIS_TEXT_PX tall, keeping ANALYSIS_MIN_SIDE. Never enlarges."""
+    side = max(width, height, 1)
+    factor = min(1.0, ANALYSIS_MAX_SIDE / side)
+    if text_px and text_px > ANALYSIS_TEXT_PX:
+        factor = min(factor, max(ANALYSIS_TEXT_PX / text_px, min(1.0, ANALYSIS_MIN_SIDE / side)))
+    return factor
+
+
+def analysis_factor_of(image: Image.Image) -> float:
+    """:func:`analysis_factor` of ``image``, its text measured on a copy at most ANALYSIS_MAX_SIDE."""
+    from medfig.vision.glyphs import text_height
+
+    first = analysis_factor(image.width, image.height)
+    probe = image if first == 1.0 else resized_for_analysis(image, first)
+    measured = text_height(np.asarray(probe.convert("L")))
+    return analysis_factor(image.width, image.height, None if measured is None else measured / first)
 
 
 def resized_for_analysis(image: Image.Image, factor: float) -> Image.Image:

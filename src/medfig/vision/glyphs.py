@@ -105,3 +105,39 @@ def first_word(gray: np.ndarray, box: PixelBox) -> PixelBox:
             if blank > WORD_GAP * h:
                 return (x0, y0, end, y1)
     return box
+
+
+# Glyphs that measure a figure's text size: at least this share of its longer side tall (below:
+# JPEG specks and stipple, which a larger file resolves into more, smaller blobs) and at most
+# TEXT_MAX_SHARE (above: markers, shapes, whole pictures); proportioned like a letter or digit.
+TEXT_MIN_SHARE = 0.005
+TEXT_MAX_SHARE = 0.05
+TEXT_MIN_GLYPHS = 30  # a chart has dozens (ticks, titles, legend); a photo grid only its few panel letters, set larger than text
+TEXT_PAGE_SHARE = 0.6  # of the area round a glyph (one height on each side) that is light page
+
+
+def text_height(gray: np.ndarray) -> float | None:
+    """The figure's own text size in pixels: the median height of the dark glyphs printed on the
+    light page (tick labels, axis titles, legends, panel letters). It grows with the resolution
+    the figure was saved at -- the same chart as a 144-dpi crop and as a 3x original file
+    measures 9 and 27 px -- so it says at which scale a figure is being read. Texture inside
+    a photo is not on light page and does not count. None when the figure shows too little
+    text (a photo grid)."""
+    import cv2
+
+    H, W = gray.shape[:2]
+    side = max(H, W)
+    dark = (gray < 128).astype(np.uint8)
+    page = cv2.integral((gray >= 200).astype(np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    heights = []
+    for x, y, w, h, ink in stats[1:].tolist():
+        if not max(3, TEXT_MIN_SHARE * side) <= h <= TEXT_MAX_SHARE * side or not 0.2 * h <= w <= 1.5 * h:
+            continue
+        if not 0.15 <= ink / (w * h) <= 0.9:
+            continue
+        X0, Y0, X1, Y1 = max(0, x - h), max(0, y - h), min(W, x + w + h), min(H, y + 2 * h)
+        light = page[Y1, X1] - page[Y0, X1] - page[Y1, X0] + page[Y0, X0]
+        if light >= TEXT_PAGE_SHARE * (X1 - X0) * (Y1 - Y0):
+            heights.append(h)
+    return float(np.median(heights)) if len(heights) >= TEXT_MIN_GLYPHS else None

@@ -26,11 +26,12 @@ import numpy as np
 from PIL import Image
 
 from medfig.geometry import PixelBox, intersection
-from medfig.vision.glyphs import NUMBER, first_word, reach_right, same_axis, stands_free
+from medfig.vision.glyphs import NUMBER, first_word, reach_right, same_axis, stands_free, text_height
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
 
 MIN_SCORE = 0.6
+LABEL_MAX_TEXT_HEIGHTS = 4.0  # a panel letter is at most this many times the figure's text height
 REC_INPUT_WIDTH = 96  # px at the recogniser's 48 px input height: a padded glyph is ~50 px wide; 1.7x faster than 160
 MAX_RECOGNITIONS = 20  # per figure: bounds the time spent on figures with many glyph-like blobs
 READS_PER_PANEL = 3  # ... raised to this many per panel on figures with more than 6 panels
@@ -223,9 +224,14 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     gray = np.asarray(image.convert("L"))
     side = max(layout.width, layout.height)
     candidates: list[PixelBox] = []
+    # a printed panel letter is set at most a few times the figure's own text size; taller blocks
+    # (a legend's rows, a column of tick labels merged into one) used up the reads before the letters
+    # whenever a figure was saved large enough for its words to fall apart into separate blocks
+    text_px = text_height(gray)
+    tallest = 0.15 * side + 10 if text_px is None else min(0.15 * side + 10, LABEL_MAX_TEXT_HEIGHTS * text_px)
     for b in layout.text_blocks:
         w, h = b[2] - b[0], b[3] - b[1]
-        if not 5 <= h <= 0.15 * side + 10 or is_rule(b):
+        if not 5 <= h <= tallest or is_rule(b):
             continue
         if w > 3.2 * h + 6:  # a heading line: its first word may be the letter ("A: 60 x 120 Networks")
             b = first_word(gray, b)
