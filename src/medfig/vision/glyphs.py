@@ -66,19 +66,23 @@ def reach_right(gray: np.ndarray, box: PixelBox) -> int:
 
 
 NUMBER = re.compile(r"^[-\u2212]?\d+(?:[.,]\d+)?%?$")
+ALIGN_SHARE = 0.2  # of the text height: edges of one axis's labels this close are lined up
 
 
 def same_axis(box: PixelBox, tick: PixelBox) -> bool:
     """Is ``box`` another tick label of the axis ``tick`` belongs to: the same text height
-    (within 2 px), lined up with it (right or left edges in a column, tops in a row) and
+    (within ALIGN_SHARE of it, at least 2 px), lined up with it (right or left edges in a column, tops in a row) and
     near it (within 4 text heights: tick labels are spaced evenly and closely)?"""
     h = tick[3] - tick[1]
-    if abs((box[3] - box[1]) - h) > 2:
+    # 2 px on the 9 px text of a 144-dpi crop; the same share of larger text (a file saved at
+    # 1.5-2x puts its anti-aliased edges 3-4 px apart)
+    tol = max(2.0, ALIGN_SHARE * h)
+    if abs((box[3] - box[1]) - h) > tol:
         return False
     dx = max(0, max(box[0], tick[0]) - min(box[2], tick[2]))
     dy = max(0, max(box[1], tick[1]) - min(box[3], tick[3]))
-    column = (abs(box[2] - tick[2]) <= 2 or abs(box[0] - tick[0]) <= 2) and dy <= 4 * h
-    row = abs(box[1] - tick[1]) <= 2 and dx <= 4 * h
+    column = (abs(box[2] - tick[2]) <= tol or abs(box[0] - tick[0]) <= tol) and dy <= 4 * h
+    row = abs(box[1] - tick[1]) <= tol and dx <= 4 * h
     return column or row
 
 
