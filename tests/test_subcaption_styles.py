@@ -72,6 +72,8 @@ def test_ranges_of_sub_panels_and_of_letters():
     # a range between two letters of one case is still a range of panels
     assert parse_subcaptions("(a\u2013i) Serial sections of the liver.").labels == list("abcdefghi")
     assert parse_subcaptions("(A\u2013I) Serial sections of the liver.").labels == list("abcdefghi")
+    # an en dash reads the same: "(A–i)" is sub-panel i of A
+    assert parse_subcaptions("(A–i) Axial T1. (A–ii) Axial T2. (B) CT.").labels == ["a", "b"]
     # "a–i" is sub-panel i of a when the caption also numbers "a–ii"
     assert parse_subcaptions("(a\u2013i) Axial and (a\u2013ii) coronal MRI; (b) CT.").labels == ["a", "b"]
 
