@@ -89,6 +89,8 @@ def result_on_image(result: CompoundResult, small_size: tuple[int, int], size: t
         result.layout.width, result.layout.height = size
         result.layout.panels = [back(b) for b in result.layout.panels]
         result.layout.text_blocks = [back(b) for b in result.layout.text_blocks]
+        if result.layout.text_px is not None:
+            result.layout.text_px *= size[1] / small_size[1]
     return result
 
 

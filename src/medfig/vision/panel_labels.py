@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image
 
 from medfig.geometry import PixelBox, intersection
-from medfig.vision.glyphs import NUMBER, first_word, reach_right, same_axis, stands_free, text_height
+from medfig.vision.glyphs import NUMBER, first_word, reach_right, same_axis, stands_free
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
 
@@ -230,7 +230,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     # a printed panel letter is set at most a few times the figure's own text size; taller blocks
     # (a legend's rows, a column of tick labels merged into one) used up the reads before the letters
     # whenever a figure was saved large enough for its words to fall apart into separate blocks
-    text_px = text_height(gray)
+    text_px = layout.text_px
     tallest = 0.15 * side + 10 if text_px is None else min(0.15 * side + 10, LABEL_MAX_TEXT_HEIGHTS * text_px)
     for b in layout.text_blocks:
         w, h = b[2] - b[0], b[3] - b[1]

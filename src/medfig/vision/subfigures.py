@@ -27,6 +27,7 @@ import numpy as np
 from PIL import Image
 
 from medfig.geometry import PixelBox, area
+from medfig.vision.glyphs import text_height
 from medfig.vision.seams import split_on_seams
 from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
 
@@ -57,6 +58,8 @@ class PanelLayout:
     panels: list[PixelBox] = field(default_factory=list)
     text_blocks: list[PixelBox] = field(default_factory=list)
     background_light: bool = True
+    # height of the figure's own text in pixels of the input image (medfig.vision.glyphs.text_height)
+    text_px: float | None = None
 
     @property
     def compound(self) -> bool:
@@ -367,6 +370,7 @@ def find_panels(image: Image.Image) -> PanelLayout:
         # nearest keeps thin separator rules crisp (bilinear would blur them into the images)
         work = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.NEAREST)
     gray = _strip_frame(_gray(work))
+    text_px = text_height(gray)
     background, light = _background_mask(gray)
     ink = ~background
     h, w = gray.shape
@@ -415,4 +419,5 @@ def find_panels(image: Image.Image) -> PanelLayout:
         panels=[back(b) for b in panels],
         text_blocks=[back(b) for b in text],
         background_light=light,
+        text_px=None if text_px is None else text_px / scale,
     )
