@@ -183,3 +183,18 @@ def test_corner_letters_of_a_chart_grid_are_read_at_every_size():
     for scale, result in results.items():
         assert [s.label for s in result.subfigures][:5] == ["a", "b", "c", "d", "e"], scale
     _same_split(results)
+
+
+def test_reading_order_of_a_small_figure_keeps_its_rows_apart():
+    from medfig.compound.align import reading_order
+
+    # 2 rows x 3 columns of panels 100 x 80 px with 10 px gaps, read left to right, row by row;
+    # the second row's panels start 2 px lower (hand-placed)
+    def grid(scale: float) -> list[list[int]]:
+        return [[round(v * scale) for v in (c * 110, r * 90 + 2 * (r * c % 2), c * 110 + 100, r * 90 + 80 + 2 * (r * c % 2))]
+                for r, c in ((1, 2), (0, 1), (1, 0), (0, 0), (1, 1), (0, 2))]
+
+    expected = [3, 1, 5, 2, 4, 0]
+    for scale in (0.5, 1, 2, 3):
+        # at half size the rows' tops are 45 px apart: within MedICaT's 50 px they read as one row
+        assert reading_order(grid(scale)) == expected, scale

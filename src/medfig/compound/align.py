@@ -27,7 +27,16 @@ from medfig.geometry import PixelBox, centre
 from medfig.text.subcaptions import ParsedCaption, Subcaption
 from medfig.vision.panel_labels import PanelLabel
 
-ROW_TOLERANCE_PX = 50  # MedICaT's heuristic
+ROW_TOLERANCE_PX = 50  # MedICaT's heuristic, on figures whose panels are 100 px tall or more ...
+ROW_TOLERANCE_SHARE = 0.5  # ... and at most half the shorter box's extent: thumbnails' rows stay apart
+
+
+def _same_line(a: PixelBox, b: PixelBox, axis: int, tolerance: float = ROW_TOLERANCE_PX) -> bool:
+    """Do the boxes start on one row (axis 1: top edges) or column (axis 0: left edges)? Within
+    ``tolerance`` px and within ROW_TOLERANCE_SHARE of the shorter box's extent across the line:
+    50 px is two rows of a figure read at half size."""
+    extent = min(a[axis + 2] - a[axis], b[axis + 2] - b[axis])
+    return abs(a[axis] - b[axis]) <= min(tolerance, ROW_TOLERANCE_SHARE * extent)
 
 
 def reading_order(boxes: list[PixelBox], tolerance: float = ROW_TOLERANCE_PX) -> list[int]:
@@ -35,7 +44,7 @@ def reading_order(boxes: list[PixelBox], tolerance: float = ROW_TOLERANCE_PX) ->
     rows: list[list[int]] = []
     for i in sorted(range(len(boxes)), key=lambda i: boxes[i][1]):
         for row in rows:
-            if any(abs(boxes[i][1] - boxes[j][1]) <= tolerance for j in row):
+            if any(_same_line(boxes[i], boxes[j], 1, tolerance) for j in row):
                 row.append(i)
                 break
         else:
@@ -198,11 +207,11 @@ def _position_panel(label: str, boxes: list[PixelBox]) -> int | None:
 
 def _lines(boxes: list[PixelBox], axis: int) -> list[list[int]]:
     """Rows (axis=1, by top edge) or columns (axis=0, by left edge) of boxes, in order;
-    a box joins a line when its edge is within ROW_TOLERANCE_PX of a box in it."""
+    a box joins a line when its edge is close to a box's in it (:func:`_same_line`)."""
     lines: list[list[int]] = []
     for i in sorted(range(len(boxes)), key=lambda i: boxes[i][axis]):
         for line in lines:
-            if any(abs(boxes[i][axis] - boxes[j][axis]) <= ROW_TOLERANCE_PX for j in line):
+            if any(_same_line(boxes[i], boxes[j], axis) for j in line):
                 line.append(i)
                 break
         else:
