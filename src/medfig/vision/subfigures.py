@@ -92,8 +92,8 @@ def _strip_frame(gray: np.ndarray) -> np.ndarray:
     def ring(d: int, share: float = 50) -> float:
         return float(np.percentile(np.concatenate([gray[d], gray[h - 1 - d], gray[:, d], gray[:, w - 1 - d]]), share))
 
-    if ring(0) >= 170:
-        return gray  # light border already
+    if ring(0) >= LIGHT_LEVEL:
+        return gray  # light border already (a 1 px frame at half size is a light grey line: still a frame)
     # the frame ends at the first ring that is page (background-light on three quarters of it): the
     # grey rim resampling leaves along a 1 px frame (2 px wide in a 1.2-1.4x file, at 160-220) is frame too
     thickness = next((d for d in range(1, thickest + 1) if ring(d, 25) >= LIGHT_LEVEL), None)
