@@ -40,12 +40,28 @@ def test_panels_found_on_the_shrunk_copy_land_on_the_full_image():
     assert all(0 <= v <= 1600 for s in scaled for v in s.box_px[::2])
 
 
-def test_images_larger_than_the_analysis_size_are_shrunk_never_enlarged():
+def test_images_larger_than_the_analysis_size_are_shrunk_small_print_is_enlarged():
     from medfig.compound.scaled import ANALYSIS_MAX_SIDE, analysis_factor
 
     assert analysis_factor(3 * ANALYSIS_MAX_SIDE, ANALYSIS_MAX_SIDE) == pytest.approx(1 / 3)
-    assert analysis_factor(ANALYSIS_MAX_SIDE // 2, 100) == 1.0  # a thumbnail is read as it is
+    assert analysis_factor(ANALYSIS_MAX_SIDE // 2, 100) == 1.0  # text unknown: read as it is
     assert analysis_factor(1, 1) == 1.0
+    assert analysis_factor(600, 400, text_px=9.0) == 1.0  # print-size text: as it is
+    # text at half its print size: enlarged until it is 7 px, at most twice, at most ANALYSIS_MAX_SIDE
+    assert analysis_factor(400, 300, text_px=5.0) == pytest.approx(7 / 5)
+    assert analysis_factor(400, 300, text_px=2.0) == pytest.approx(2.0)
+    assert analysis_factor(1000, 800, text_px=3.5) == pytest.approx(ANALYSIS_MAX_SIDE / 1000)
+    assert analysis_factor(3000, 800, text_px=3.5) == pytest.approx(ANALYSIS_MAX_SIDE / 3000)
+
+
+def test_an_enlarged_copy_keeps_a_one_pixel_white_gap_white():
+    from medfig.compound.scaled import resized_for_analysis
+
+    pixels = np.zeros((40, 41), np.uint8)
+    pixels[:, 20] = 255  # two black tiles, a 1 px white gap between them
+    big = np.asarray(resized_for_analysis(Image.fromarray(pixels).convert("RGB"), 2.0).convert("L"))
+    assert big.shape == (80, 82)
+    assert (big.min(axis=0) == 255).sum() == 2  # two white columns, no grey
 
 
 def test_an_original_file_three_times_the_analysis_size_gets_boxes_in_its_own_pixels():

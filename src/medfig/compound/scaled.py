@@ -24,9 +24,7 @@ if TYPE_CHECKING:
     from medfig.compound import CompoundResult
 
 # the longer side of the figures the splitter was built and measured on (pmc_dev_corpus crops at
-# 144 dpi: 10th-90th percentile 470-1020 px); a larger image is shrunk to it. A smaller one is read
-# as it is: enlarging a thumbnail adds no detail and blurs the gaps (dev gold at half size: F1 71.8
-# enlarged vs 77.8 as it is)
+# 144 dpi: 10th-90th percentile 470-1020 px); a larger image is shrunk to it
 ANALYSIS_MAX_SIDE = 1200
 # The text size (medfig.vision.glyphs.text_height) of the figures the splitter was built on:
 # pmc_dev_corpus crops at 144 dpi, development publishers, measure 7-12 px (10th-90th percentile),
@@ -34,7 +32,13 @@ ANALYSIS_MAX_SIDE = 1200
 # printed at (an original file is often 2-4 times the crop); it is read shrunk until its text is
 # this size, so a figure and its 1.5x, 2x or 3x file are read at one scale whatever their pixel size.
 ANALYSIS_TEXT_PX = 13.0
-# ... but never below this longer side: a figure of large print (a poster-like diagram) keeps
+# A figure whose text is smaller than the 10th percentile of those crops (a thumbnail, a figure
+# saved at half its print size) is read enlarged until its text is that size, at most twice, by
+# pixel replication: a 1 px white gap stays white (a smoothing filter greys it and the cut misses
+# it; enlarging every small figure to ANALYSIS_MAX_SIDE that way lost: F1 71.8 vs 77.8 at x0.5)
+ANALYSIS_TEXT_MIN_PX = 7.0
+ANALYSIS_MAX_ENLARGE = 2.0
+# ... and never shrunk below this longer side: a figure of large print (a poster-like diagram) keeps
 # the pixels its gaps and letters need
 ANALYSIS_MIN_SIDE = 400
 
@@ -42,11 +46,14 @@ ANALYSIS_MIN_SIDE = 400
 def analysis_factor(width: int, height: int, text_px: float | None = None) -> float:
     """By how much to shrink a ``width`` x ``height`` image whose text measures ``text_px`` (None:
     unknown): so its longer side is at most ANALYSIS_MAX_SIDE and its text at most
-    ANALYSIS_TEXT_PX tall, keeping ANALYSIS_MIN_SIDE. Never enlarges."""
+    ANALYSIS_TEXT_PX tall, keeping ANALYSIS_MIN_SIDE; above 1 (enlarge) only where its text is
+    smaller than ANALYSIS_TEXT_MIN_PX."""
     side = max(width, height, 1)
     factor = min(1.0, ANALYSIS_MAX_SIDE / side)
     if text_px and text_px > ANALYSIS_TEXT_PX:
         factor = min(factor, max(ANALYSIS_TEXT_PX / text_px, min(1.0, ANALYSIS_MIN_SIDE / side)))
+    if text_px and text_px < ANALYSIS_TEXT_MIN_PX:
+        factor = max(factor, min(ANALYSIS_MAX_ENLARGE, ANALYSIS_TEXT_MIN_PX / text_px, ANALYSIS_MAX_SIDE / side))
     return factor
 
 
@@ -61,9 +68,10 @@ def analysis_factor_of(image: Image.Image) -> float:
 
 
 def resized_for_analysis(image: Image.Image, factor: float) -> Image.Image:
-    """``image`` shrunk by ``factor``, area-averaged: a white gap one pixel wide stays a light line."""
+    """``image`` shrunk by ``factor``, area-averaged: a white gap one pixel wide stays a light line;
+    or enlarged by pixel replication, which keeps every gap as white as it is."""
     size = (max(1, round(image.width * factor)), max(1, round(image.height * factor)))
-    return image.resize(size, Image.BOX)
+    return image.resize(size, Image.BOX if factor < 1 else Image.NEAREST)
 
 
 def scale_box(box, to_size: tuple[int, int], from_size: tuple[int, int]) -> list[int]:
