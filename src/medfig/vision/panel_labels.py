@@ -31,7 +31,6 @@ from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
 
 MIN_SCORE = 0.6
-LABEL_MIN_TEXT_HEIGHTS = 0.9  # ... and at least this many (the share of the side may ask more of a large figure)
 LABEL_MAX_TEXT_HEIGHTS = 4.0  # a panel letter is at most this many times the figure's text height
 REC_INPUT_WIDTH = 96  # px at the recogniser's 48 px input height: a padded glyph is ~50 px wide; 1.7x faster than 160
 MAX_RECOGNITIONS = 20  # per figure: bounds the time spent on figures with many glyph-like blobs
@@ -136,7 +135,7 @@ def _pad_crop(rgb: np.ndarray, box: PixelBox, pad_fraction: float = 0.35) -> np.
     return out
 
 
-def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text_px: float | None = None) -> list[PixelBox]:
+def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int) -> list[PixelBox]:
     """Glyph-like connected components in the four corner windows of a panel."""
     import cv2
 
@@ -145,8 +144,6 @@ def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text
     win_w = int(min(pw, max(28, 0.25 * pw)))
     win_h = int(min(ph, max(28, 0.25 * ph)))
     min_h = max(7, int(0.012 * figure_side))
-    if text_px:  # a panel letter is set at least about as large as the figure's own text
-        min_h = max(5, min(min_h, int(LABEL_MIN_TEXT_HEIGHTS * text_px)))
     max_h = max(min_h + 2, int(min(0.3 * ph, 0.12 * figure_side + 12)))
     found: list[tuple[float, PixelBox]] = []
     for cx, cy in ((x0, y0), (x1 - win_w, y0), (x0, y1 - win_h), (x1 - win_w, y1 - win_h)):
@@ -254,7 +251,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     # recognition budget is spread over the panels; a panel whose letter is found is done
     # (Reading blocks with ink round them after the corner glyphs saved 15% of recognitions
     # on real figures but lost letters on the synthetic set: "(a)" close under a panel.)
-    per_panel = [_corner_candidates(gray, panel, side, text_px) for panel in layout.panels]
+    per_panel = [_corner_candidates(gray, panel, side) for panel in layout.panels]
     queue: list[tuple[PixelBox, int | None]] = [(b, None) for b in candidates]
     for rank in range(max((len(c) for c in per_panel), default=0)):
         queue.extend((c[rank], i) for i, c in enumerate(per_panel) if rank < len(c))
