@@ -30,6 +30,8 @@ def test_figure_numbers_normalise_across_formats():
         == ["3", "3", "3", "3", "s2", "1"]
     # Veterinary World labels its figures "Figure-1:" (XML label "Figure-1")
     assert [figure_number(n) for n in ("Figure-1", "Figure-2:", "Table\u20133")] == ["1", "2", "3"]
+    # an article with Figure 1 and Scheme 1 (MDPI molecules) has two different things numbered 1
+    assert [figure_number(n) for n in ("Scheme 1", "Scheme 1.", "Box 2", "Figure 1")] == ["scheme1", "scheme1", "box2", "1"]
 
 
 def test_deepfigures_protocol_is_hungarian_per_page_not_by_name():

@@ -152,3 +152,37 @@ def test_dove_clipped_metadata_block_is_not_read():
     words = _words(DATA / "pmc_dev_corpus" / "dove_PMC4708241" / "fulltext.pdf")
     assert "Designation:" not in words and "verso:" not in words
     assert words[:5] == ["©", "2016", "Ali", "et", "al."] and len(words) > 600  # the printed text all there
+
+
+def _clipped_map_pdf() -> bytes:
+    """A vector 'map' whose coastline runs far past the frame that clips it (MDPI's Figure 1 of
+    PMC7598168: the outlines spanned the whole page), and a path wholly outside the clip."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)  # 612 x 792 pt
+    c.saveState()
+    frame = c.beginPath()
+    frame.rect(100, 200, 300, 200)  # visible: x 100-400, y 200-400 (page space, y up)
+    c.clipPath(frame, stroke=0, fill=0)
+    coast = c.beginPath()
+    coast.moveTo(20, 100)
+    coast.lineTo(300, 300)
+    coast.lineTo(590, 700)
+    c.drawPath(coast, stroke=1, fill=0)
+    c.rect(450, 600, 50, 50, stroke=1, fill=1)  # all of it clipped away
+    c.restoreState()
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def test_drawn_objects_are_cut_to_their_clip_path():
+    doc = pdfium.PdfDocument(_clipped_map_pdf())
+    try:
+        page = doc[0]
+        graphics = read_page(page, 0).graphics
+        page.close()
+    finally:
+        doc.close()
+    boxes = [tuple(round(v) for v in g.box) for g in graphics]
+    # top-left origin: y 200-400 up becomes 392-592 down; the clipped-away square is gone
+    assert boxes == [(100, 392, 400, 592)]

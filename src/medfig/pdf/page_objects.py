@@ -95,12 +95,24 @@ def read_graphics(page, display: Matrix, width: float, height: float) -> list[Gr
     left, bottom_, right, top_ = (ctypes.c_float() for _ in range(4))
     fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
 
+    def clipped(box: PointBox, seen: PointBox | None) -> PointBox | None:
+        """``box`` cut to what the object's clip path leaves visible (``seen``); None when nothing is."""
+        if seen is None:
+            return box
+        cut = (max(box[0], seen[0]), max(box[1], seen[1]), min(box[2], seen[2]), min(box[3], seen[3]))
+        return cut if cut[2] >= cut[0] and cut[3] >= cut[1] else None
+
     def visit(obj, kind, m: Matrix) -> None:
+        clip = pdfium_c.FPDFPageObj_GetClipPath(obj)
+        seen = _clip_box(clip, m, height) if clip else None
         if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             # an image's own matrix maps its unit square: its bounds are that square in parent space
             if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom_, right, top_):
                 return
-            x0, y0, x1, y1 = box_top_left(m, height, left.value, bottom_.value, right.value, top_.value)
+            drawn = clipped(box_top_left(m, height, left.value, bottom_.value, right.value, top_.value), seen)
+            if drawn is None:
+                return
+            x0, y0, x1, y1 = drawn
             box = (max(0.0, x0), max(0.0, y0), min(width, x1), min(height, y1))
             if box[2] - box[0] < 2 or box[3] - box[1] < 2:
                 return
@@ -115,7 +127,11 @@ def read_graphics(page, display: Matrix, width: float, height: float) -> list[Gr
             return  # invisible geometry
         if filled and not stroked and _is_white_fill(obj):
             return  # white boxes used as knock-outs/backgrounds
-        for x0, y0, x1, y1 in _subpath_boxes(obj, concat(_object_matrix(obj), m), height):
+        for subpath in _subpath_boxes(obj, concat(_object_matrix(obj), m), height):
+            drawn = clipped(subpath, seen)  # a map's coastline runs on under the clip that frames it
+            if drawn is None:
+                continue
+            x0, y0, x1, y1 = drawn
             box = (max(0.0, x0), max(0.0, y0), min(width, x1), min(height, y1))
             w, h = box[2] - box[0], box[3] - box[1]
             if w < 0 or h < 0 or (w * h) > 0.5 * page_area:

@@ -12,7 +12,7 @@ import re
 _NOT_ALNUM = re.compile(r"[^0-9a-z]")
 _LABEL_WORD = re.compile(
     r"^\s*(?:supplementary|suppl\.?|extended\s+data|appendix)?\s*"
-    r"(?:figures?|figs?\.?|tables?|tab\.?|box|scheme|chart|plate)[\s\-\u2010-\u2015:]*", re.IGNORECASE)
+    r"(?:figures?|figs?\.?|tables?|tab\.?|(box|scheme|chart|plate))[\s\-\u2010-\u2015:]*", re.IGNORECASE)
 
 
 def alnum(text: str) -> str:
@@ -21,8 +21,11 @@ def alnum(text: str) -> str:
 
 
 def figure_number(name: str | None) -> str:
-    """The number part of a figure/table name, normalised: "Figure 3" / "Fig. 3." / "Figure-3:" / "3" -> "3"."""
+    """The number part of a figure/table name, normalised: "Figure 3" / "Fig. 3." / "Figure-3:" / "3" -> "3".
+    Boxes, schemes, charts and plates are numbered apart from figures: "Scheme 1" -> "scheme1"."""
     if not name:
         return ""
-    s = _LABEL_WORD.sub("", str(name)).strip()
-    return re.sub(r"[\s.:|]+$", "", s).lower().replace(" ", "")
+    found = _LABEL_WORD.match(str(name))
+    kind = (found.group(1) or "").lower() if found else ""
+    s = str(name)[found.end():] if found else str(name)
+    return kind + re.sub(r"[\s.:|]+$", "", s.strip()).lower().replace(" ", "")
