@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from medfig.compound import split_compound
-from medfig.compound.scaled import pdf_crop_factor, split_compound_scaled
+from medfig.compound.pdf_crops import pdf_crop_factor, split_compound_scaled
 
 
 def test_factor_is_crop_dpi_over_the_render_dpi_of_pdf_crops_only():

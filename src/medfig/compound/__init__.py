@@ -22,7 +22,7 @@ from PIL import Image
 from medfig.compound.align import heuristic_alignment, label_alignment, sub_panel_subcaptions
 from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
-from medfig.compound.scaled import analysis_factor_of, resized_for_analysis, result_on_image, scale_box
+from medfig.compound.scaled import analysis_factor_of, resized_for_analysis, scale_box
 from medfig.compound.pieces import grow_charts_over_text, merge_unlettered_panels, one_drawing, unnamed_and_unlike
 from medfig.compound.subcaption_fill import subcaptions_for
 from medfig.geometry import PixelBox, area
@@ -183,6 +183,26 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
     known = [c for c in confidences if c is not None]
     figure = round(sum(known) / len(known), 4) if known else None
     return CompoundResult(True, subfigures, layout, ocr, parsed, figure, confidences)
+
+
+def result_on_image(result: CompoundResult, small_size: tuple[int, int], size: tuple[int, int]) -> CompoundResult:
+    """``result`` found on an image of ``small_size``, its boxes moved to the image of ``size``."""
+    def back(box):
+        return tuple(scale_box(box, size, small_size))
+
+    for sub in result.subfigures:
+        sub.box_px = list(back(sub.box_px))
+        if sub.label_box_px:
+            sub.label_box_px = list(back(sub.label_box_px))
+    for label in result.ocr_labels:
+        label.box = back(label.box)
+    if result.layout is not None:
+        result.layout.width, result.layout.height = size
+        result.layout.panels = [back(b) for b in result.layout.panels]
+        result.layout.text_blocks = [back(b) for b in result.layout.text_blocks]
+        if result.layout.text_px is not None:
+            result.layout.text_px *= size[1] / small_size[1]
+    return result
 
 
 def _single(layout: PanelLayout, ocr: list[PanelLabel], parsed: ParsedCaption, n_letters: int, n_pieces: int) -> CompoundResult:

@@ -123,7 +123,7 @@ class SplitCompoundFigures(ArticleStep):
 
     def run(self, work) -> None:
         from medfig.compound import write_crops
-        from medfig.compound.scaled import pdf_crop_factor, split_compound_scaled
+        from medfig.compound.pdf_crops import pdf_crop_factor, split_compound_scaled
         from medfig.compound.table import subfigure_rows
 
         # by file stem, not by id: two figures sharing an id keep their own captions and crops
