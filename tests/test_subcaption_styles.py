@@ -336,3 +336,37 @@ def test_the_last_panel_ends_with_its_sentence_when_every_panel_has_one():
                "genera. YFV ND: yellow fever virus RNA was not detected. YFV pos: yellow fever virus RNA was detected. "
                "Pearson residuals (standardized) were extracted from the chi-square function and plotted.")
     assert subs(caption)["d"] == "environment plus NHP genera."
+
+
+# ------------------------------------------------------------ half brackets with ranges and a heading run
+# The style of a held-out publisher (microPublication Biology), written out here in shorter words:
+# "A) ... B-F) <text for B to F> B) ... C) ..." and "A-H A) ..., B) ...". No development caption
+# uses it; the grammar already reads "(B-F)" and "b)", and these are the same markers.
+
+
+def test_a_half_bracket_range_shares_its_text_with_each_panel_it_names():
+    caption = ("A) Basic map of plasmids. B-F) Proof of concept using transient expression in leaves. "
+               "B) Empty YFP and C) empty RFP localized in the cytosol. D) No fluorescence signal was detected. "
+               "E) The luciferase assay. F) The GUS assay.")
+    got = subs(caption)
+    assert got["a"] == "Basic map of plasmids."
+    shared = "Proof of concept using transient expression in leaves."
+    assert got["b"] == f"{shared} Empty YFP"
+    assert got["d"] == f"{shared} No fluorescence signal was detected."
+    assert got["f"] == f"{shared} The GUS assay."
+
+
+def test_a_bare_letter_run_heading_the_list_does_not_hide_its_markers():
+    caption = ("A-H A) Schematic of the assay, B) Wild type worms, C) Mutant worms, D) Double mutants, "
+               "E) Control, F) Treated, G) Food patch, H) No food.")
+    got = subs(caption)
+    assert list(got) == list("abcdefgh")
+    assert (got["a"], got["b"], got["h"]) == ("Schematic of the assay", "Wild type worms", "No food.")
+
+
+def test_a_bracket_closing_one_opened_before_it_is_no_half_bracket():
+    # roco_v1_text: arrows labelled a-b and c inside one panel's text, no panels named
+    caption = ("Early stage of progressive vertebral fusion in which C4-C6, showed progressive anterior disc "
+               "narrowing and end plate irregularities (arrows; a-b), whereas (arrow c) showed the development "
+               "of a thick anterior and posterior bony ridge.")
+    assert subs(caption) == {}

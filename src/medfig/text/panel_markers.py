@@ -39,7 +39,8 @@ _INLINE_LETTER = re.compile(r"(?<![\w.\-\u2013(\[/])([a-z])(?![\w\-\u2013)\]/]|\
 _LIST_BEFORE = re.compile(r"(?:,|;|\band|\bor)\s*$")
 _LIST_AFTER = re.compile(r"\s*(?:[,.;)]|$)")
 # "a)" at a clause start (not "(a)")
-_HALF_BRACKET = re.compile(rf"(?<![\(\w])({_L})\)")
+_LETTER_RUN_ONLY = re.compile(rf"\s*{_L}(?:{_LIST_SEP}{_L})*[\s:.,]*")
+_HALF_BRACKET = re.compile(rf"(?<![\(\w])({_L}(?:\s?[{_DASH}]\s?{_L})?)\)")  # "b)", "B–F)"
 # "a, b Schematic", "c–e SEM", "A: ...", "B. ..." at a clause start
 _LEADING_LETTERS = re.compile(rf"({_L}(?:{_LIST_SEP}{_L})*)(?:\s*[:.,]\s+|\s+)(?=[A-Z(\d\w])")
 _POSITION_WORDS = r"(?:upper|lower|top|bottom|middle|center|centre|left|right|first|second|third|fourth)"
@@ -219,14 +220,20 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
     for m in _HALF_BRACKET.finditer(caption, body_start):
         if not free(m.start(), m.end()):
             continue
-        opens_clause = only_punct(caption[clause_start(caption, m.start(), body_start) : m.start()])
+        opened = caption[body_start : m.start()]
+        if opened.count("(") > opened.count(")"):
+            continue  # the bracket closes one opened before it: "(arrows; a-b)" is no half bracket
+        before = caption[clause_start(caption, m.start(), body_start) : m.start()]
+        # after nothing but punctuation, or after a bare letter run that heads the list ("A-H A) ...")
+        opens_clause = only_punct(before) or bool(_LETTER_RUN_ONLY.fullmatch(before))
         # "a) The synthase uses ..., whereas b) monoterpene cyclases ...": inside a clause, a
         # half bracket counts only as the next letter of a run that opened a clause
-        continues = bool(half_run) and m[1].lower() == chr(ord(half_run[-1]) + 1)
-        if opens_clause or continues:
-            markers.append(Marker(expand_labels(m[1]), m.start(), m.end(), "half"))
+        labels = expand_labels(m[1])
+        continues = bool(half_run) and bool(labels) and labels[0] == chr(ord(half_run[-1]) + 1)
+        if labels and (opens_clause or continues):
+            markers.append(Marker(labels, m.start(), m.end(), "half"))
             taken.append((m.start(), m.end()))
-            half_run.append(m[1].lower())
+            half_run.append(labels[-1])
     # Leading bare letters: only a run in alphabetical order counts.
     leading: list[Marker] = []
     for m in _LEADING_LETTERS.finditer(caption, body_start):
@@ -244,6 +251,9 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
     seen = {l for m in markers if m.kind == "leading" for l in m.labels}
     if len(seen) < 2:
         markers = [m for m in markers if m.kind != "leading"]
+    # "A-H A) Schematic ..., B) ...": a bare letter run with no words of its own before the next
+    # marker heads the list that follows; it says nothing about how the caption marks its panels
+    markers = [m for m in markers if m.kind != "leading" or not _heads_next_marker(caption, m, markers)]
     bare = [m for m in markers if m.kind == "leading"]
     bracketed = [m for m in markers if m.kind in ("bracketed", "half")]
     if bare and bracketed and min(l for m in bracketed for l in m.labels) > "b":
@@ -268,6 +278,11 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
     if not any(m.kind != "position" for m in markers):
         markers = sorted(markers + _inline_letters(caption, body_start), key=lambda m: m.start)
     return _plausible(_group(caption, markers))
+
+
+def _heads_next_marker(caption: str, marker: Marker, markers: list[Marker]) -> bool:
+    after = [m.start for m in markers if m.start >= marker.end]
+    return bool(after) and only_punct(caption[marker.end:min(after)])
 
 
 def _leading_run(caption: str, leading: list[Marker]) -> list[Marker]:
