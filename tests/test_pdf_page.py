@@ -82,7 +82,13 @@ def test_drawn_objects_match_pdfplumber(pdf, index, n_images):
                         for o in (*page.rects, *page.lines, *page.curves) if o.get("stroke") or o.get("fill"))
     got_images = sorted((tuple(round(v) for v in g.box), g.src_px) for g in ours.graphics if g.kind == "image")
     got_paths = Counter(tuple(round(v) for v in g.box) for g in ours.graphics if g.kind == "path")
-    assert len(images) == n_images and got_images == images
+    # pdfplumber reports an image unclipped; read_page cuts it to what its clip path leaves visible
+    # (exactly tested in test_pdf_hidden_text): here a frame's clip shaves under a point off an edge
+    assert len(images) == n_images and len(got_images) == n_images
+    for (got, src), (want, want_src) in zip(got_images, images):
+        assert src == want_src
+        assert want[0] <= got[0] and want[1] <= got[1] and got[2] <= want[2] and got[3] <= want[3]
+        assert max(abs(a - b) for a, b in zip(got, want)) <= 1
     # every page here draws rules or charts: the path comparisons below must compare something
     assert sum(paths.values()) > 0 and sum(got_paths.values()) > 0
     # pdfplumber also lists white knock-out boxes and page backgrounds, which read_page drops
