@@ -64,33 +64,34 @@ def _line_key(line) -> tuple[int, int, str] | None:
 
 
 def drop_running_text(pages: list[PageData]) -> int:
-    """Remove the running heads and feet -- text lines set at the same height with the same words
-    (digits aside) on at least ``MIN_PAGES`` pages and ``MIN_SHARE`` of them, above or below all
-    the page's prose -- from every page's words and lines. Left in, a head a few points above a figure is read as the figure's own text
-    and pulls its region up to the head and across both columns. Returns how many lines were removed."""
+    """Remove the running heads and feet -- text lines set at the same place with the same words
+    (numbers aside) on at least ``MIN_PAGES`` pages and ``MIN_SHARE`` of them, above or below all
+    the page's prose -- from every page's words and lines. Left in, a head a few points above a
+    figure is read as the figure's own text and pulls its region up to the head and across both
+    columns. Returns how many lines were removed."""
     readable = [p for p in pages if p.width > 0]
     if len(readable) < MIN_PAGES:
         return 0
-    seen = Counter(key for page in readable for key in {_line_key(line) for line in page.lines} if key)
-    seen[None] = 0
+    keys = [[_line_key(line) for line in page.lines] for page in readable]
+    seen = Counter(key for page_keys in keys for key in set(page_keys) if key)
     needed = max(MIN_PAGES, MIN_SHARE * len(readable))
     removed = 0
-    for page in readable:
-        recurring = [line for line in page.lines if seen[_line_key(line)] >= needed]
-        if not recurring:
+    for page, page_keys in zip(readable, keys):
+        recurring = [bool(key) and seen[key] >= needed for key in page_keys]
+        if not any(recurring):
             continue
         # only in the margins: above or below every line of running prose on the page. Twenty charts
         # drawn alike put the same tick label at the same place on every page; it stays theirs
-        prose = [line.box for line in page.lines if len(line.text) > _PROSE_CHARS and seen[_line_key(line)] < needed]
+        prose = [line.box for line, r in zip(page.lines, recurring) if len(line.text) > _PROSE_CHARS and not r]
         top = min((b[1] for b in prose), default=page.height)
         bottom = max((b[3] for b in prose), default=0.0)
-        running = [line for line in recurring if line.box[3] <= top or line.box[1] >= bottom]
-        if not running:
+        running = [r and (line.box[3] <= top or line.box[1] >= bottom) for line, r in zip(page.lines, recurring)]
+        if not any(running):
             continue
-        gone = {id(w) for line in running for w in line.words}
-        page.lines = [line for line in page.lines if id(line) not in {id(r) for r in running}]
+        gone = {id(w) for line, r in zip(page.lines, running) if r for w in line.words}
+        page.lines = [line for line, r in zip(page.lines, running) if not r]
         page.words = [w for w in page.words if id(w) not in gone]
-        removed += len(running)
+        removed += sum(running)
     return removed
 
 
