@@ -142,7 +142,6 @@ def read_graphics(page, display: Matrix, width: float, height: float) -> list[Gr
     return images + paths  # pdfplumber's order: images first, then paths
 
 
-
 def _clip_box(clip, m: Matrix, height: float) -> PointBox | None:
     """The box a clip path leaves visible (the intersection of its paths' boxes), mapped by ``m``;
     None for no clip."""

@@ -113,7 +113,8 @@ def read_chars(textpage, display: Matrix, height: float, clips: dict[int, PointB
     """Drawn characters in content order (PDFium's synthesised spaces and line breaks dropped),
     each boxed as pdfminer does: from the glyph origin, one advance wide, from the descent
     line (the bottom of PDFium's loose box) to one font size above it, mapped to the
-    displayed page."""
+    displayed page. ``clips`` (:func:`medfig.pdf.page_objects.text_clips`): a character wholly
+    outside its text object's clip box is not printed and is left out."""
     n = pdfium_c.FPDFText_CountChars(textpage)
     if n <= 0:
         return []
