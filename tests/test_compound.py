@@ -516,3 +516,61 @@ def test_missing_letter_is_not_inferred_without_a_grid():
     assert infer_missing_letters(odd, ["a", "b", "c", "d"]) is None
     # only two letters read: too little to infer a grid
     assert infer_missing_letters({"a": grid["a"], "b": grid["b"]}, ["a", "b", "c"]) is None
+
+
+def test_foot_partition_refuses_a_picture_whose_own_letter_line_has_no_letter_for_it():
+    from medfig.compound.partition import partition_on_foot_letters
+
+    # 2 x 2 photos with "(a1) (a2)" under the top row and "(b1) (b2)" under the bottom row; the
+    # recogniser missed "(a1)": the top-left photo must not join "(b1)" across the "(a2)" line
+    pics = [(0, 0, 300, 250), (330, 0, 630, 250), (0, 310, 300, 560), (330, 310, 630, 560)]
+    a2, b1, b2 = (460, 265, 500, 290), (130, 575, 170, 600), (460, 575, 500, 600)
+    assert partition_on_foot_letters(pics, set(pics), [a2, b1, b2]) is None
+    # with every letter read, each photo is its letter's panel
+    a1 = (130, 265, 170, 290)
+    assert partition_on_foot_letters(pics, set(pics), [a1, a2, b1, b2]) == pics
+
+
+def test_sub_panel_labels_keep_their_pictures_apart():
+    from medfig.compound.pieces import merge_unlettered_panels
+    from medfig.vision.panel_labels import PanelLabel
+
+    # a picture, a narrower one 4 px beside it without a letter, and a third picture; the caption
+    # names (a) and (b)
+    pics = [(0, 0, 200, 180), (204, 0, 304, 180), (340, 0, 620, 180)]
+    parsed = parse_subcaptions("Cardiac MRI. (a) T2-weighted images. (b) Late gadolinium enhancement image.")
+    # plain letters: the unlettered picture is a piece of its lettered neighbour (an EDX map)
+    plain = [PanelLabel("a", (8, 4, 30, 30), 0.99), PanelLabel("b", (348, 4, 370, 30), 0.99)]
+    assert merge_unlettered_panels(pics, plain, parsed) == [(0, 0, 304, 180), (340, 0, 620, 180)]
+    # the figure prints sub-panel labels ("a1", "b"; "a2" was not read): the pictures are the
+    # figure's units, the unlettered one a sub-panel of its own
+    numbered = [PanelLabel("a", (8, 4, 30, 30), 0.99, sub="1"), PanelLabel("b", (348, 4, 370, 30), 0.99)]
+    assert merge_unlettered_panels(pics, numbered, parsed) == pics
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "LA", "P"])
+def test_transparent_figure_is_read_on_a_white_page(tmp_path, capsys, mode):
+    # charts and schematics exported with a transparent background: convert("RGB") would paint
+    # the gaps black (the colour stored under alpha 0) and the figure would read as one dark panel
+    img, boxes = synthetic_grid(1, 2, gap=30, letters=False)
+    rgba = img.convert("RGBA")
+    alpha = np.zeros((img.height, img.width), np.uint8)
+    for x0, y0, x1, y1 in boxes:
+        alpha[y0:y1, x0:x1] = 255
+    pixels = np.asarray(rgba).copy()
+    pixels[..., 3] = alpha
+    pixels[alpha == 0, :3] = 0
+    stored = Image.fromarray(pixels, "RGBA")
+    if mode == "LA":
+        stored = stored.convert("LA")
+    elif mode == "P":  # GIF-style: a palette with one transparent index
+        stored = stored.convert("RGB").quantize(16)
+        index = stored.getpixel((0, 0))
+        stored.info["transparency"] = index
+    path = tmp_path / f"transparent_{mode}.png"
+    stored.save(path, transparency=stored.info["transparency"]) if mode == "P" else stored.save(path)
+    assert main(["compound", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["compound"] is True
+    found = sorted(s["box"] for s in out["subfigures"])
+    assert len(found) == 2 and all(abs(a - b) <= 2 for f, g in zip(found, sorted(boxes)) for a, b in zip(f, g))

@@ -130,6 +130,17 @@ def test_sub_panel_labels_are_split_into_letter_and_number():
     assert split_label("12") == ("12", "")  # a numbered panel, no sub-number
     for text in ("Al", "Au", "AB", "100", "a12", "Merged", ""):  # words, long numbers
         assert split_label(text) is None
+    # one stroke in brackets: "1" or "i", which the figure's other labels decide
+    assert split_label("(al)") == ("a", "l") and split_label("(BI)") == ("B", "l")
+
+
+def test_one_stroke_sub_number_follows_the_figures_other_labels():
+    from medfig.vision.panel_labels import settle_one_stroke_subs
+
+    numbered = settle_one_stroke_subs([PanelLabel("a", (0, 0, 9, 9), 0.9, sub="l"), PanelLabel("a", (50, 0, 59, 9), 0.9, sub="2")])
+    assert [l.key for l in numbered] == ["a1", "a2"]
+    roman = settle_one_stroke_subs([PanelLabel("A", (0, 0, 9, 9), 0.9, sub="l"), PanelLabel("A", (50, 0, 59, 9), 0.9, sub="ii")])
+    assert [l.key for l in roman] == ["ai", "aii"]
 
 
 def test_sub_panel_subcaption_takes_the_words_of_its_own_marker():

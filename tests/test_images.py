@@ -74,3 +74,21 @@ def test_second_store_of_same_image_does_not_touch_file(tmp_path):
     second = store_image(source.read_bytes(), source.name, tmp_path / "f")
     assert second.sha256 == first.sha256
     assert second.path.stat().st_mtime_ns == mtime
+
+
+def test_flat_rgb_puts_transparency_on_white_and_stretches_16_bit():
+    import numpy as np
+    from PIL import Image
+
+    from medfig.images import flat_rgb
+
+    clear = Image.new("RGBA", (4, 4), (0, 0, 0, 0))
+    clear.putpixel((1, 1), (10, 20, 30, 255))
+    flat = flat_rgb(clear)
+    assert flat.mode == "RGB" and flat.getpixel((0, 0)) == (255, 255, 255) and flat.getpixel((1, 1)) == (10, 20, 30)
+    # a 16-bit ramp from 0 to 59,400: convert("RGB") clips all but the darkest samples to white
+    ramp = Image.fromarray((np.arange(100).reshape(10, 10) * 600).astype(np.uint16))
+    grey = np.asarray(flat_rgb(ramp))[..., 0]
+    assert grey.min() == 0 and grey.max() == 255 and len(np.unique(grey)) > 50
+    cmyk = Image.new("CMYK", (2, 2), (0, 0, 0, 0))
+    assert flat_rgb(cmyk).getpixel((0, 0)) == (255, 255, 255)

@@ -194,20 +194,39 @@ def _web_mode(image: Image.Image) -> Image.Image:
     return image.convert("RGB")  # CMYK, YCbCr, LAB, ...
 
 
-def _cmyk_jpeg_as_rgb(image: Image.Image) -> bytes:
-    """A CMYK/YCCK JPEG re-encoded as an RGB JPEG (through its ICC profile when it has one)."""
-    rgb = None
+def _cmyk_as_rgb(image: Image.Image) -> Image.Image:
+    """A CMYK image in RGB, through its ICC profile when it has one."""
     icc = image.info.get("icc_profile")
     if icc:
         try:
             from PIL import ImageCms
 
-            rgb = ImageCms.profileToProfile(image, ImageCms.ImageCmsProfile(io.BytesIO(icc)),
-                                            ImageCms.createProfile("sRGB"), outputMode="RGB")
+            return ImageCms.profileToProfile(image, ImageCms.ImageCmsProfile(io.BytesIO(icc)),
+                                             ImageCms.createProfile("sRGB"), outputMode="RGB")
         except Exception:
-            rgb = None
-    if rgb is None:
-        rgb = image.convert("RGB")
+            pass  # a broken profile: Pillow's plain conversion below
+    return image.convert("RGB")
+
+
+def flat_rgb(image: Image.Image) -> Image.Image:
+    """The pixels a reader sees, as 8-bit RGB: transparency over a white page (``convert("RGB")``
+    keeps the colour stored under it, black in most exported charts, and the figure's white
+    gaps vanish), 16-bit and float samples stretched over their range (``convert`` clips them
+    to white), CMYK through its ICC profile."""
+    if image.mode == "CMYK":
+        return _cmyk_as_rgb(image)
+    image = _web_mode(image)
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, (255, 255, 255))
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        return flat
+    return image.convert("RGB")
+
+
+def _cmyk_jpeg_as_rgb(image: Image.Image) -> bytes:
+    """A CMYK/YCCK JPEG re-encoded as an RGB JPEG (through its ICC profile when it has one)."""
+    rgb = _cmyk_as_rgb(image)
     buffer = io.BytesIO()
     options = {"dpi": image.info["dpi"]} if "dpi" in image.info else {}
     rgb.save(buffer, format="JPEG", quality=95, subsampling=0, **options)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 def run(args: argparse.Namespace) -> int:
     from medfig.compound import analyze_compound
-    from medfig.images import ImageError, decode_image
+    from medfig.images import ImageError, decode_image, flat_rgb
 
     path = Path(args.image)
     caption = args.caption
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         # the build's decoder: size limits, and TIFFs Pillow cannot open (eLife LZW/16-bit)
         image, _ = decode_image(data, path.name)
-        image = image.convert("RGB")
+        image = flat_rgb(image)
     except (ImageError, OSError, ValueError) as exc:
         print(f"medfig compound: {path}: not a readable image ({exc})", file=sys.stderr)
         return 2

@@ -26,7 +26,7 @@ from medfig.compound.scaled import analysis_factor_of, resized_for_analysis, sca
 from medfig.compound.pieces import grow_charts_over_text, merge_unlettered_panels, one_drawing, unnamed_and_unlike
 from medfig.compound.subcaption_fill import subcaptions_for
 from medfig.geometry import PixelBox, area
-from medfig.images import check_pixels, open_image
+from medfig.images import check_pixels, flat_rgb, open_image
 from medfig.records import InlineRef, Subfigure
 from medfig.text.subcaptions import ParsedCaption, parse_subcaptions
 from medfig.vision.panel_labels import PanelLabel, find_panel_labels
@@ -66,13 +66,13 @@ class CompoundResult:
 
 def _as_image(image: Image.Image | str | Path | bytes) -> Image.Image:
     if isinstance(image, Image.Image):
-        return image.convert("RGB")
+        return flat_rgb(image)
     if isinstance(image, bytes):  # Pillow's limit is the budget's (set by medfig.images); checked again here
         with Image.open(io.BytesIO(image)) as opened:
             check_pixels("image", opened.width, opened.height)
-            return opened.convert("RGB")
+            return flat_rgb(opened)
     with open_image(image) as opened:
-        return opened.convert("RGB")
+        return flat_rgb(opened)
 
 
 def _panel_score(box: PixelBox, layout: PanelLayout, labelled: bool) -> float:

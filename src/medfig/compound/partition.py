@@ -224,6 +224,11 @@ def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: li
                 best = (d, k)
         if best is None:
             return None
+        # a letter line between the picture and the letter it would join: that line foots the
+        # picture's row, and the picture's own letter in it was not read
+        mine = letter_boxes[best[1]]
+        if any(b[3] <= lb[1] and lb[3] <= mine[1] for lb in letter_boxes):
+            return None
         groups[best[1]].append(b)
     boxes = []
     for lb, g in zip(letter_boxes, groups):

@@ -41,8 +41,8 @@ def merge_unlettered_panels(boxes: list[PixelBox], ocr_labels: list[PanelLabel],
     lettered panel, if the joined box overlaps no other panel. MedICaT's subfigure is the
     lettered unit, not every separate picture."""
     letters = [l for l in parsed.labels if len(l) == 1]
-    if not letters or len(boxes) <= len(letters):
-        return boxes
+    if not letters or len(boxes) <= len(letters) or any(l.sub for l in ocr_labels):
+        return boxes  # sub-panel labels read ("a2", "Bii"): the pictures are the units, not the letters
     read, _ = consistent_letters(boxes, assign_labels_to_panels(boxes, case_consistent(ocr_labels, parsed), set(letters)))
     if len(read) < 2:
         return boxes

@@ -14,7 +14,7 @@ import re
 import traceback
 
 from medfig.dataset import safe_name
-from medfig.images import open_image
+from medfig.images import flat_rgb, open_image
 from medfig.io import atomic_write_bytes
 from medfig.pipeline.steps import ArticleStep
 
@@ -140,7 +140,7 @@ class SplitCompoundFigures(ArticleStep):
                     image = held
                 else:
                     with open_image(root / row["image_path"]) as opened:
-                        image = opened.convert("RGB")
+                        image = flat_rgb(opened)
                 # a PDF crop rendered at its rasters' full resolution is split at crop_dpi (the
                 # resolution the splitter was measured at), its panels mapped back onto the crop
                 factor = pdf_crop_factor(row.get("image_source"), row.get("pdf_box"), image.width, work.config.crop_dpi)

@@ -39,6 +39,10 @@ _LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z]|\d{1,2})[\)\]\.:]?$")
 # a numbered sub-panel: "Ai", "Aiii", "a1", "B2", "(A-ii)", "(a,i)", "b.2" -- the panel letter,
 # then a roman numeral (i-viii) or one digit
 _SUB_LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z])[\-\u2013.,]?(i{1,3}|iv|vi{0,3}|[1-9])[\)\]\.]?$")
+# the recogniser reads the sub-number "1" and the numeral "i" alike as "l", "I" or "|" (one
+# vertical stroke): in brackets ("(al)"; a bare "Al" is aluminium in an element map) it is a
+# sub-panel label, and the figure's other labels say which ("a2", "b1" or "aii")
+_ONE_STROKE_LABEL = re.compile(r"^[\(\[]([A-Za-z])[\-\u2013.,]?[lI|][\)\]]$")
 
 _engine = None
 _engine_lock = threading.Lock()
@@ -112,7 +116,10 @@ def split_label(text: str) -> tuple[str, str] | None:
     if plain is not None:
         return plain, ""
     m = _SUB_LABEL_TEXT.match(text.replace(" ", ""))
-    return (m[1], m[2].lower()) if m else None
+    if m is not None:
+        return m[1], m[2].lower()
+    m = _ONE_STROKE_LABEL.match(text.replace(" ", ""))
+    return (m[1], "l") if m else None  # "l": one stroke, settled by settle_one_stroke_subs
 
 
 def _pad_crop(rgb: np.ndarray, box: PixelBox, pad_fraction: float = 0.35) -> np.ndarray:
@@ -320,6 +327,16 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
             done.add(panel_index)
     if wanted:
         labels += _search_missing(rgb, gray, labels, wanted)
+    return settle_one_stroke_subs(labels)
+
+
+def settle_one_stroke_subs(labels: list[PanelLabel]) -> list[PanelLabel]:
+    """A sub-number read as one stroke ("al" of "(a1)") is "1" where another label of the figure is
+    numbered with digits, else the roman "i"."""
+    digits = any(l.sub.isdigit() for l in labels)
+    for label in labels:
+        if label.sub == "l":
+            label.sub = "1" if digits else "i"
     return labels
 
 
