@@ -574,3 +574,35 @@ def test_transparent_figure_is_read_on_a_white_page(tmp_path, capsys, mode):
     assert out["compound"] is True
     found = sorted(s["box"] for s in out["subfigures"])
     assert len(found) == 2 and all(abs(a - b) <= 2 for f, g in zip(found, sorted(boxes)) for a, b in zip(f, g))
+
+
+def test_rows_of_tiles_with_one_letter_per_row_are_cut_at_the_letters():
+    from medfig.compound.pieces import split_at_letter_rows
+
+    # letters B, C, D left of three rows of tiles; the XY-cut left the middle column's tiles as
+    # one tall piece: it is cut where C's and D's rows start
+    letters = [(20, 0, 40, 22), (20, 130, 40, 152), (20, 260, 40, 282)]
+    tall = (200, 0, 380, 380)
+    pieces, big = split_at_letter_rows([tall], {tall}, letters)
+    assert pieces == [(200, 0, 380, 130), (200, 130, 380, 260), (200, 260, 380, 380)]
+    assert big == set(pieces)
+    # a tall panel headed by its own letter E, beside the stacked rows: left whole
+    headed = (420, 0, 600, 380)
+    letters_e = letters + [(400, 0, 418, 22)]
+    assert split_at_letter_rows([headed], {headed}, letters_e)[0] == [headed]
+    # one letter to the left (a single row): nothing to cut at
+    assert split_at_letter_rows([tall], {tall}, letters[:1])[0] == [tall]
+
+
+def test_anchor_partition_accepts_a_panel_sized_block_of_small_pieces_as_a_picture():
+    from medfig.compound.partition import partition_on_anchors
+
+    # A heads a photo; B heads one block that the XY-cut left as merged small pieces (a photo of
+    # wells with their labels between them): panel-sized, so B has its picture
+    photo = (30, 30, 300, 300)
+    block = (350, 30, 600, 300)
+    letters = [(0, 0, 20, 22), (320, 0, 340, 22)]
+    assert partition_on_anchors([photo, block], {photo}, letters) == [(0, 0, 300, 300), (320, 0, 600, 300)]
+    # a small text block is no picture: B has none and the convention is refused
+    label = (350, 30, 420, 45)
+    assert partition_on_anchors([photo, label], {photo}, letters) is None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from medfig.compound.align import box_gap, case_consistent, family_readings, label_key, sub_panel_letters
 from medfig.compound.letter_grid import cluster_centres, infer_missing_letters, next_letters
-from medfig.compound.pieces import TEXT_REACH, row_gaps, split_at_letters, within
+from medfig.compound.pieces import TEXT_REACH, row_gaps, split_at_letter_rows, split_at_letters, within
 from medfig.geometry import PixelBox, area, centre, intersection, union
 from medfig.text.subcaptions import ParsedCaption
 from medfig.vision.panel_labels import PanelLabel
@@ -289,6 +289,7 @@ def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[Pi
     groups: list[list[PixelBox]] = [[tuple(lb)] for lb in letter_boxes]  # type: ignore[misc]
     pictures = [0] * len(letter_boxes)
     pieces, big = split_at_letters(pieces, big, letter_boxes)
+    pieces, big = split_at_letter_rows(pieces, big, letter_boxes)
     gaps = row_gaps(list(pieces) + list(letter_boxes))
     for b in pieces:
         # a piece's left edge and its vertical centre: a chart piece from the XY-cut often
@@ -350,7 +351,10 @@ def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[Pi
     # each too thin to be a panel) a group of pieces that is panel-sized as a whole
     min_side = 0.07 * side
     for k, box in enumerate(boxes):
-        if not pictures[k] and (len(groups[k]) < 3 or min(box[2] - box[0], box[3] - box[1]) < min_side):
+        # ... or one block of small pieces merged as text that is itself panel-sized (a photo of
+        # wells with their labels between them, cut by the XY-cut into rows too small to be panels)
+        sized = any(min(b[2] - b[0], b[3] - b[1]) >= min_side for b in groups[k][1:])
+        if not pictures[k] and (len(groups[k]) < 3 and not sized or min(box[2] - box[0], box[3] - box[1]) < min_side):
             return None
     for lb, box in zip(letter_boxes, boxes):
         if lb[0] - box[0] > TOP_LEFT_SLACK * (box[2] - box[0]) or lb[1] - box[1] > TOP_LEFT_SLACK * (box[3] - box[1]):

@@ -88,6 +88,45 @@ def split_at_letters(pieces: list[PixelBox], big: set, letter_boxes: list[PixelB
     return out, new_big
 
 
+def split_at_letter_rows(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> tuple[list[PixelBox], set]:
+    """Rows of tiles with one letter per row (a microscopy row per condition, one tile per
+    channel, the letter left of the row's first tile): a piece no letter heads, with a column of
+    two or more stacked letters as its nearest letters to the left, is cut at the top of each of
+    those letters that falls inside it, so each row's tiles go to that row's letter. A piece with
+    a letter of its own at its top-left (a tall panel beside stacked ones) is left whole."""
+    out: list[PixelBox] = []
+    new_big = set(big)
+    for b in pieces:
+        parts = [b]
+        ats = _stacked_letter_rows(b, letter_boxes)
+        if ats:
+            edges = [b[1], *ats, b[3]]
+            parts = [(b[0], y0, b[2], y1) for y0, y1 in zip(edges, edges[1:])]
+            if b in big:
+                new_big.discard(b)
+                new_big.update(parts)
+        out.extend(parts)
+    return out, new_big
+
+
+def _stacked_letter_rows(b: PixelBox, letter_boxes: list[PixelBox]) -> list[int]:
+    """Where the column of stacked letters left of piece ``b`` starts new rows inside it."""
+    if not letter_boxes:
+        return []
+    h = sorted(lb[3] - lb[1] for lb in letter_boxes)[len(letter_boxes) // 2]
+    if any(b[0] - 2 * h <= lb[0] <= b[0] + 2 * h and b[1] - 2 * h <= lb[1] <= b[1] + 2 * h for lb in letter_boxes):
+        return []  # a letter heads the piece: its own panel
+    left = [lb for lb in letter_boxes if lb[2] <= b[0] and lb[3] > b[1] - h and lb[1] < b[3]]
+    if len(left) < 2:
+        return []
+    nearest = max(lb[0] for lb in left)
+    column = [lb for lb in left if lb[0] >= nearest - h]
+    if len(column) < 2 or any(lb[0] < b[0] and lb not in column and lb[2] > nearest for lb in left):
+        return []
+    # a row starts at each letter below the first, inside the piece and clear of its edges
+    return sorted(lb[1] for lb in column if b[1] + h < lb[1] < b[3] - h)
+
+
 def row_gaps(boxes: list[PixelBox]) -> list[tuple[int, int]]:
     """Blank horizontal bands [y0, y1) across the whole figure: rows no box covers."""
     spans = sorted((b[1], b[3]) for b in boxes)
