@@ -131,13 +131,9 @@ def load_image(source: dict) -> Image.Image:
     if kind == "file":
         # a figure file as distributed (JPEG/TIFF); files whose longer side exceeds
         # ``max_side`` are downscaled (Lanczos) so boxes are in the stored image's pixels
-        image = Image.open(path)
-        if image.mode in ("RGBA", "LA", "P"):
-            rgba = image.convert("RGBA")
-            image = Image.new("RGB", rgba.size, (255, 255, 255))
-            image.paste(rgba, mask=rgba.getchannel("A"))  # transparent = white page
-        else:
-            image = image.convert("RGB")
+        from medfig.images import flat_rgb
+
+        image = flat_rgb(Image.open(path))  # transparent = white page, as `medfig compound` reads it
         max_side = int(source.get("max_side", 0))
         if max_side and max(image.size) > max_side:
             f = max_side / max(image.size)
