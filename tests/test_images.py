@@ -92,3 +92,22 @@ def test_flat_rgb_puts_transparency_on_white_and_stretches_16_bit():
     assert grey.min() == 0 and grey.max() == 255 and len(np.unique(grey)) > 50
     cmyk = Image.new("CMYK", (2, 2), (0, 0, 0, 0))
     assert flat_rgb(cmyk).getpixel((0, 0)) == (255, 255, 255)
+
+
+def test_exports_and_web_thumbnails_put_a_transparent_figure_on_white(tmp_path):
+    import numpy as np
+    from PIL import Image
+
+    from medfig.export.rocov2 import _jpeg
+    from medfig.train.backbones import load_rgb
+
+    clear = Image.new("RGBA", (40, 30), (0, 0, 0, 0))
+    clear.paste((200, 30, 30, 255), (10, 10, 20, 20))
+    path = tmp_path / "transparent.png"
+    clear.save(path)
+    import io
+
+    exported = np.asarray(Image.open(io.BytesIO(_jpeg(clear, 95))).convert("RGB")).astype(int)
+    assert exported[0, 0].min() > 240 and exported[15, 15, 0] > 150 and exported[15, 15, 1] < 90
+    loaded = np.asarray(load_rgb(path))
+    assert tuple(loaded[0, 0]) == (255, 255, 255) and tuple(loaded[15, 15]) == (200, 30, 30)

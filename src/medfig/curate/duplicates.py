@@ -107,8 +107,10 @@ def hash_variants(img) -> list[tuple[int, int]]:
     """
     import imagehash
 
+    from medfig.images import flat_rgb
+
     out: list[tuple[int, int]] = []
-    for trimmed in margin_cuts(img.convert("RGB")):
+    for trimmed in margin_cuts(flat_rgb(img)):
         w, h = trimmed.size
         dx, dy = int(CROP_VARIANT * w), int(CROP_VARIANT * h)
         for variant in (trimmed, trimmed.crop((dx, dy, w - dx, h - dy))):

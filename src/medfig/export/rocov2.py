@@ -73,7 +73,9 @@ def _concept_names(release: Release, vocabulary: str | Path | None) -> dict[str,
 
 def _jpeg(image, quality: int) -> bytes:
     buf = io.BytesIO()
-    image.convert("RGB").save(buf, "JPEG", quality=quality)
+    from medfig.images import flat_rgb
+
+    flat_rgb(image).save(buf, "JPEG", quality=quality)  # a transparent figure on white, not black
     return buf.getvalue()
 
 

@@ -66,11 +66,11 @@ def pooled_features(model, batch):
 
 
 def load_rgb(path: Path):
-    from medfig.images import open_image  # the build's pixel budget, checked on the declared size
+    from medfig.images import flat_rgb, open_image  # the build's pixel budget, checked on the declared size
 
     with open_image(path) as im:
         im.load()
-        return im.convert("RGB")
+        return flat_rgb(im)
 
 
 def preprocess(img, size: int, mode: str = "eval", rng: np.random.Generator | None = None) -> np.ndarray:

@@ -67,7 +67,9 @@ class FeatureExtractor:
     def preprocess(img) -> np.ndarray:
         from PIL import Image
 
-        rgb = img.convert("RGB")
+        from medfig.images import flat_rgb
+
+        rgb = flat_rgb(img)
         side = max(rgb.size)
         canvas = Image.new("RGB", (side, side), "white")
         canvas.paste(rgb, ((side - rgb.width) // 2, (side - rgb.height) // 2))
@@ -85,13 +87,13 @@ class FeatureExtractor:
         return np.concatenate(out) if out else np.zeros((0, 1280), dtype=np.float32)
 
     def features_of_files(self, paths: Iterable[Path]) -> np.ndarray:
-        from medfig.images import open_image  # the build's pixel budget, checked on the declared size
+        from medfig.images import flat_rgb, open_image  # the build's pixel budget, checked on the declared size
 
         images = []
         for p in paths:
             with open_image(p) as im:
                 im.load()
-                images.append(im.convert("RGB"))
+                images.append(flat_rgb(im))
         return self.features(images)
 
 

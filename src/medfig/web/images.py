@@ -27,7 +27,7 @@ def safe_dataset_file(root: Path, relative: str | None) -> Path | None:
 def crop_png(image_file: Path, box_px: tuple[float, float, float, float], full_size: bool = False) -> bytes:
     """A panel cut from the figure image: box [x0, y0, x1, y1] in pixels of that image, clamped to it;
     at most 640 px a side for the page, at the image's own resolution for a download (``full_size``)."""
-    from medfig.images import open_image  # the build's pixel budget, checked on the declared size
+    from medfig.images import flat_rgb, open_image  # the build's pixel budget, checked on the declared size
 
     with open_image(image_file) as image:
         x0, y0, x1, y1 = box_px
@@ -35,7 +35,7 @@ def crop_png(image_file: Path, box_px: tuple[float, float, float, float], full_s
         x1, y1 = min(image.width, int(round(x1))), min(image.height, int(round(y1)))
         if x1 <= x0 or y1 <= y0:
             raise ValueError(f"{image_file}: empty panel box {box_px}")
-        crop = image.convert("RGB").crop((x0, y0, x1, y1))
+        crop = flat_rgb(image).crop((x0, y0, x1, y1))
         if not full_size:
             crop.thumbnail((640, 640))
         buffer = io.BytesIO()
@@ -51,13 +51,13 @@ def thumbnail_jpeg(image_file: Path, box_px: tuple[float, float, float, float] |
     """A small JPEG for the result grid (at most THUMB_MAX_PX a side) of the image, or of the panel
     ``box_px`` ([x0, y0, x1, y1], pixels of the image) inside it. ``mtime_ns`` keys the cache to the file
     version. Full-size figure files can be megabytes; the grid must stay fast."""
-    from medfig.images import open_image  # the build's pixel budget, checked on the declared size
+    from medfig.images import flat_rgb, open_image  # the build's pixel budget, checked on the declared size
 
     with open_image(image_file) as image:
         full_width = image.width
         if not box_px:  # JPEG decodes straight at a reduced size; a panel needs full-resolution pixels
             image.draft("RGB", (THUMB_MAX_PX * 2, THUMB_MAX_PX * 2))
-        picture = image.convert("RGB")
+        picture = flat_rgb(image)
         if box_px:
             scale = picture.width / full_width
             x0, y0, x1, y1 = (v * scale for v in box_px)
