@@ -606,3 +606,23 @@ def test_anchor_partition_accepts_a_panel_sized_block_of_small_pieces_as_a_pictu
     # a small text block is no picture: B has none and the convention is refused
     label = (350, 30, 420, 45)
     assert partition_on_anchors([photo, label], {photo}, letters) is None
+
+
+def test_a_letter_printed_before_the_captions_first_one_still_names_a_panel():
+    from medfig.compound.letter_grid import next_letters
+    from medfig.compound.partition import partition_on_foot_letters
+    from medfig.vision.panel_labels import PanelLabel
+
+    # the caption discusses only "(b) and (c)"; the figure prints (a), (b), (c) under its charts
+    parsed = parse_subcaptions("Memory retention in mice: decreased in V12 relative to controls ((b) and (c)).")
+    a = PanelLabel("a", (217, 385, 233, 399), 1.0)
+    b = PanelLabel("b", (687, 385, 704, 399), 1.0)
+    c = PanelLabel("c", (450, 708, 466, 722), 1.0)
+    assert next_letters([a, b, c], parsed, {"b": b, "c": c}) == [a.box]
+    # a glyph that does not stand free (a letter of a word) is no panel letter the caption skipped
+    word_a = PanelLabel("a", (217, 385, 233, 399), 1.0, free=False)
+    assert next_letters([word_a, b, c], parsed, {"b": b, "c": c}) == []
+    # with it, each chart goes to the letter under it
+    charts = [(0, 0, 454, 298), (475, 0, 921, 282), (230, 405, 695, 700)]
+    boxes = partition_on_foot_letters(charts, set(charts), [b.box, c.box, a.box])
+    assert sorted(boxes) == sorted(charts)

@@ -76,9 +76,10 @@ EXTRA_LETTER_MIN_SCORE = 0.9  # recogniser score a letter beyond the caption's l
 
 
 def next_letters(ocr_labels: list[PanelLabel], parsed: ParsedCaption, by_letter: dict[str, PanelLabel]) -> list[PixelBox]:
-    """Boxes of letters printed after the caption's last one, in sequence and at the same
-    size ("G" in a figure whose caption names its seventh panel "(C)" a second time): they
-    still head a panel of their own."""
+    """Boxes of letters printed after the caption's last one, or before its first one, in
+    sequence and at the same size ("G" in a figure whose caption names its seventh panel "(C)"
+    a second time; "(a)" under a chart whose caption only discusses "(b) and (c)"): they still
+    name a panel of their own."""
     heights = [l.box[3] - l.box[1] for l in by_letter.values()]
     lo, hi = 0.75 * min(heights), 1.3 * max(heights)
     # A letter the caption does not name needs stronger evidence than one it does: a sure
@@ -93,4 +94,8 @@ def next_letters(ocr_labels: list[PanelLabel], parsed: ParsedCaption, by_letter:
     while nxt in read and nxt not in by_letter:
         out.append(tuple(read[nxt].box))  # type: ignore[arg-type]
         nxt = chr(ord(nxt) + 1)
+    before = chr(ord(min(k[0] for k in by_letter)) - 1)
+    while before in read and before not in by_letter:
+        out.append(tuple(read[before].box))  # type: ignore[arg-type]
+        before = chr(ord(before) - 1)
     return out

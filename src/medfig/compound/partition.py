@@ -140,10 +140,11 @@ def anchor_panels_on_letters(
             continue  # the letter itself
         items.append((tuple(b), None))  # type: ignore[arg-type]
     big = {tuple(p) for p in panels}
-    out = partition_on_anchors([b for b, l in items if l is None], big, letter_boxes + next_letters(ocr_labels, parsed, by_letter))
+    unnamed = next_letters(ocr_labels, parsed, by_letter)
+    out = partition_on_anchors([b for b, l in items if l is None], big, letter_boxes + unnamed)
     if out is not None:
         return out
-    out = partition_on_foot_letters([b for b, l in items if l is None], big, letter_boxes)
+    out = partition_on_foot_letters([b for b, l in items if l is None], big, letter_boxes + unnamed)
     if out is not None:
         return out
     for foot in (False, True):
