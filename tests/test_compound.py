@@ -626,3 +626,17 @@ def test_a_letter_printed_before_the_captions_first_one_still_names_a_panel():
     charts = [(0, 0, 454, 298), (475, 0, 921, 282), (230, 405, 695, 700)]
     boxes = partition_on_foot_letters(charts, set(charts), [b.box, c.box, a.box])
     assert sorted(boxes) == sorted(charts)
+
+
+def test_letters_at_the_bottom_left_corner_of_their_panels_partition_the_figure():
+    from medfig.compound.partition import partition_on_anchors, partition_on_corner_feet
+
+    # 2 x 2 micrograph grid, each letter in the lower-left corner under its picture (Veterinary
+    # World); a line of page text above the figure and a 1 px frame edge on the right
+    pics = [(20, 30, 300, 250), (330, 30, 610, 250), (20, 300, 300, 520), (330, 300, 610, 520)]
+    letters = [(0, 255, 16, 272), (312, 255, 328, 272), (0, 525, 16, 542), (312, 525, 328, 542)]
+    page_text, frame_edge = (100, 0, 400, 12), (639, 30, 640, 540)
+    boxes = partition_on_corner_feet(pics + [page_text, frame_edge], set(pics), letters)
+    assert boxes == [(0, 30, 300, 272), (312, 30, 610, 272), (0, 300, 300, 542), (312, 300, 610, 542)]
+    # the top-left convention does not read this figure: the last row's letters head nothing
+    assert partition_on_anchors(pics, set(pics), letters) is None

@@ -147,6 +147,9 @@ def anchor_panels_on_letters(
     out = partition_on_foot_letters([b for b, l in items if l is None], big, letter_boxes + unnamed)
     if out is not None:
         return out
+    out = partition_on_corner_feet([b for b, l in items if l is None], big, letter_boxes + unnamed)
+    if out is not None:
+        return out
     for foot in (False, True):
         out = _letter_groups(items, letter_boxes, big, foot)
         if out is not None:
@@ -154,6 +157,28 @@ def anchor_panels_on_letters(
     if len(panels) == 1:  # one piece: charts stacked on shared axes, letters in their corners
         return partition_on_letter_offsets(tuple(panels[0]), letter_boxes)  # type: ignore[arg-type]
     return None
+
+
+def partition_on_corner_feet(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:
+    """Letters at the bottom-left corner of their panels (Veterinary World and others: "a" in
+    the lower-left corner of a photo grid, "A" in a box under a chart's legend): the top-left
+    convention upside down. The boxes are mirrored top to bottom, partitioned as letters that
+    head their panels (:func:`partition_on_anchors`, with all its refusals), and mirrored back."""
+    pictures = [b for b in pieces if b in big]
+    if len(letter_boxes) < 2 or not pictures:
+        return None
+    # text above every picture (the page's lines over the figure, a figure title) would fall to
+    # the top row's panels upside down, as a page footer would to the last row's the right way up
+    # ... and so would the slivers of a frame drawn round the figure (a 1 px edge line)
+    top = min(b[1] for b in pictures)
+    pieces = [b for b in pieces if b in big or (b[3] > top and min(b[2] - b[0], b[3] - b[1]) > 2)]
+    height = max(b[3] for b in list(pieces) + list(letter_boxes))
+
+    def mirror(b: PixelBox) -> PixelBox:
+        return (b[0], height - b[3], b[2], height - b[1])
+
+    out = partition_on_anchors([mirror(b) for b in pieces], {mirror(b) for b in big}, [mirror(b) for b in letter_boxes])
+    return None if out is None else [mirror(b) for b in out]
 
 
 def partition_on_letter_offsets(region: PixelBox, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:
