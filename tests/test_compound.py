@@ -640,3 +640,18 @@ def test_letters_at_the_bottom_left_corner_of_their_panels_partition_the_figure(
     assert boxes == [(0, 30, 300, 272), (312, 30, 610, 272), (0, 300, 300, 542), (312, 300, 610, 542)]
     # the top-left convention does not read this figure: the last row's letters head nothing
     assert partition_on_anchors(pics, set(pics), letters) is None
+
+
+def test_a_line_along_the_image_edge_does_not_hide_the_gaps_it_crosses():
+    # a 2 x 2 grid whose crop caught a 1 px grey line down each side (a frame's sides, a rule of
+    # the page): the line crosses the white gap between the rows
+    img, boxes = synthetic_grid(2, 2, letters=False)
+    draw = ImageDraw.Draw(img)
+    draw.line([(0, 0), (0, img.height - 1)], fill=(90, 90, 90))
+    draw.line([(img.width - 1, 0), (img.width - 1, img.height - 1)], fill=(90, 90, 90))
+    assert sorted(map(list, find_panels(img).panels)) == sorted(boxes)
+    # a picture that fills the crop to its edge keeps its edge pixels (no page inside them)
+    from medfig.vision.subfigures import _strip_edge_lines
+
+    photo = np.full((60, 80), 40, np.uint8)
+    assert (_strip_edge_lines(photo) == photo).all()

@@ -112,6 +112,35 @@ def _strip_frame(gray: np.ndarray) -> np.ndarray:
     return out
 
 
+EDGE_LINE_MAX_PX = 2
+EDGE_LINE_MIN_PAGE = 0.05  # share of the side where the figure just inside it is page
+
+
+def _strip_edge_lines(gray: np.ndarray) -> np.ndarray:
+    """Whiten a 1-2 px line along one side of the image that runs across the page just inside it
+    (the side of a frame, or a neighbouring rule the PDF crop caught): it crosses every gap
+    between the panels it runs past, so no gap would be found across them. A picture that fills
+    the crop to its edge has no page just inside and is left alone."""
+    h, w = gray.shape
+    if min(h, w) < 16:
+        return gray
+    out = None
+    sides = ((lambda d: gray[:, d], lambda t: np.s_[:, :t]), (lambda d: gray[:, w - 1 - d], lambda t: np.s_[:, w - t :]),
+             (lambda d: gray[d], lambda t: np.s_[:t]), (lambda d: gray[h - 1 - d], lambda t: np.s_[h - t :]))
+    for line, region in sides:
+        # where the figure just inside is page (the gaps between panels), is the edge ink?
+        page = line(EDGE_LINE_MAX_PX) >= LIGHT_LEVEL
+        if page.mean() < EDGE_LINE_MIN_PAGE:
+            continue
+        t = 0
+        while t < EDGE_LINE_MAX_PX and float((line(t)[page] < LIGHT_LEVEL).mean()) >= 0.95:
+            t += 1
+        if t:
+            out = gray.copy() if out is None else out
+            out[region(t)] = 255
+    return gray if out is None else out
+
+
 def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
     """True where a pixel is background. Light border -> light pixels are background;
     dark border (an image that fills its crop) -> only near-white pixels are."""
@@ -369,7 +398,7 @@ def find_panels(image: Image.Image) -> PanelLayout:
         scale = ANALYSIS_MAX_SIDE / max(width, height)
         # nearest keeps thin separator rules crisp (bilinear would blur them into the images)
         work = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.NEAREST)
-    gray = _strip_frame(_gray(work))
+    gray = _strip_edge_lines(_strip_frame(_gray(work)))
     text_px = text_height(gray)
     background, light = _background_mask(gray)
     ink = ~background
