@@ -370,3 +370,19 @@ def test_a_bracket_closing_one_opened_before_it_is_no_half_bracket():
                "narrowing and end plate irregularities (arrows; a-b), whereas (arrow c) showed the development "
                "of a thick anterior and posterior bony ridge.")
     assert subs(caption) == {}
+
+
+def test_letters_after_the_word_panel_without_brackets_open_their_text():
+    # Veterinary World: "Panel A and B <text>. Panel C and D <text>."
+    caption = ("Amplification plot and melt curve for chicken toll-like receptors (TLR 2), TLR 4 and TLR 7. "
+               "Panel A and B Amplification plot and melt curve for chicken TLRs 2. Panel C and D Amplification "
+               "plot and melt curve for chicken TLRs 4. Panel E and F Amplification plot and melt curve for chicken TLRs 7.")
+    parsed = parse_subcaptions(caption)
+    assert parsed.labels == ["a", "b", "c", "d", "e", "f"]
+    assert parsed.get("b").text == "Amplification plot and melt curve for chicken TLRs 2."
+    assert parsed.get("c").text == parsed.get("d").text == "Amplification plot and melt curve for chicken TLRs 4."
+    # in brackets: the bracket is part of the marker, not of the text
+    parsed = parse_subcaptions("Cardiac catheterization. (Panel A) Left ventriculogram in diastole. (Panel B) Systole.")
+    assert parsed.get("a").text == "Left ventriculogram in diastole."
+    # "as in panel A of Figure 2" opens no clause: no marker
+    assert parse_subcaptions("Data as in panel A of Figure 2.").labels == []

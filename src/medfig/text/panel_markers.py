@@ -31,6 +31,9 @@ _BRACKETED_NOTE = re.compile(rf"[\(\[]\s*({_L})\s*,\s*[a-z][^()\[\]\d]{{0,30}}[\
 # "Panel (Ai) shows ...", "panels (a1–a3)": before a numbered sub-panel the word "panel" is part
 # of the marker, so its text follows it
 _SUB_PANEL = re.compile(rf"\b[Pp]anels?\s+[\(\[]\s*({_ITEM}(?:{_LIST_SEP}{_ITEM})*)\s*[\)\]]")
+# "Panel A and B Amplification plot ...", "Panels C-D: ...", "(Panel A) Left ventriculogram":
+# letters after the word "panel" at a clause start; the text follows them (kind "half", as "B-F) ...")
+_PANEL_WORD = re.compile(rf"(?:[\(\[]\s*)?\b[Pp]anels?\s+({_L}(?:{_LIST_SEP}{_L})*)(?:\s*[\)\]])?(?![\w(\[])")
 # a lower-case letter standing alone inside the text ("with a diesel oil and b waste engine
 # oil", "images a, signals b, and sequences c"; Springer/BMC inline style)
 _INLINE_LETTER = re.compile(r"(?<![\w.\-\u2013(\[/])([a-z])(?![\w\-\u2013)\]/]|\.\w)")
@@ -188,6 +191,11 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         labels = expand_labels(m[1], caption)
         if labels and _numbered_like_sub_panels(m[1]) and re.search(_SUB_ITEM, m[1]):
             markers.append(Marker(labels, m.start(), m.end(), "bracketed"))
+            taken.append((m.start(), m.end()))
+    for m in _PANEL_WORD.finditer(caption, body_start):
+        labels = expand_labels(m[1], caption)
+        if labels and free(m.start(), m.end()) and only_punct(caption[clause_start(caption, m.start(), body_start) : m.start()]):
+            markers.append(Marker(labels, m.start(), m.end(), "half"))
             taken.append((m.start(), m.end()))
     for m in BRACKETED.finditer(caption, body_start):
         labels = expand_labels(m[1], caption)
