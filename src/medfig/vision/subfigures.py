@@ -150,6 +150,22 @@ def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
     return gray >= level, light
 
 
+# A white rule between two pictures may hold one stray pixel (a JPEG speck off a letter plate
+# printed in a photo's corner next to it), more than GAP_INK_FRACTION of a short rule allows; it
+# is still a gap where pictures (at least PICTURE_EDGE_INK of ink) border it on both sides.
+PICTURE_EDGE_INK = 0.9
+
+
+def _between_pictures(ink: np.ndarray, axis: int, min_gap: int) -> list[tuple[int, int]]:
+    """Gap runs (rows: axis=1, columns: axis=0) with at most one ink pixel per line, between two
+    lines that are nearly all ink."""
+    counts = ink.sum(axis=axis)
+    n = ink.shape[axis]
+    share = counts / max(1, n)
+    return [(s, e) for s, e in _runs(counts <= 1, min_gap)
+            if share[s - 1] >= PICTURE_EDGE_INK and share[e] >= PICTURE_EDGE_INK]
+
+
 def _runs(is_gap: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     """Maximal runs [start, end) of True of length >= min_len, not touching either end."""
     runs: list[tuple[int, int]] = []
@@ -333,6 +349,8 @@ def _cut(
         row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
         col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
         yield _unbridged(sub, _runs(row_gap, min_gap), 1), _unbridged(sub, _runs(col_gap, min_gap), 0), dark
+        if not dark:
+            yield _between_pictures(sub, 1, min_gap), _between_pictures(sub, 0, min_gap), False
         yield (
             _thin_uniform_runs(g, 1, max(3, round(0.012 * g.shape[0]))),
             _thin_uniform_runs(g, 0, max(3, round(0.012 * g.shape[1]))),
