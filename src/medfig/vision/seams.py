@@ -50,7 +50,7 @@ RULE_MAX_PX = 4
 # Tiles along one axis: longest / shortest at most this (a grid repeats its spacing; a
 # series cropped by hand varies a little).
 MAX_TILE_RATIO = 1.5
-# A tile is a picture when at most this share of it is flat fill or blank page (_is_picture).
+# A tile is a picture when at most this share of it is flat fill or blank page (is_picture).
 MAX_FLAT_SHARE = 0.5
 BLANK_LEVEL = 245
 BLACK_LEVEL = 24  # the black that radiology is shown on (medfig.vision.subfigures.DARK_LEVEL)
@@ -153,7 +153,7 @@ def best_seams(evidence: np.ndarray, min_tile: int) -> list[int]:
     return []
 
 
-def _is_picture(pixels: np.ndarray) -> bool:
+def is_picture(pixels: np.ndarray) -> bool:
     """Is the region a picture (photo, scan, micrograph) rather than drawn graphics? A
     picture carries sensor noise and texture nearly everywhere; a chart, diagram or page is
     mostly flat fill (white page, a grey plot background, coloured bars), and its panels are
@@ -187,13 +187,13 @@ def split_on_seams(pixels: np.ndarray, box: PixelBox, is_panel: Callable[[PixelB
       line up through the whole figure. The agreed cut is applied to all the tiles: in a
       CT series one tile's border can fall on white tissue against white tissue and show
       nothing."""
-    if not _is_picture(_crop(pixels, box)):
+    if not is_picture(_crop(pixels, box)):
         return [box]
     cuts = {axis: _cut_along(pixels, box, is_panel, (axis,)) for axis in (0, 1)}
     if cuts[0] is not None and cuts[1] is not None:
         rows, columns = cuts[0][1], cuts[1][1]
         grid = [t for row in rows for col in columns for t in [(col[0], row[1], col[2], row[3])]]
-        if (all(is_panel(t) and _is_picture(_crop(pixels, t)) for t in grid)
+        if (all(is_panel(t) and is_picture(_crop(pixels, t)) for t in grid)
                 and (len(rows) >= 3 or _crosses_all(pixels, box, rows, columns, 0))
                 and (len(columns) >= 3 or _crosses_all(pixels, box, columns, rows, 1))):
             return grid
@@ -267,7 +267,7 @@ def _cut_along(
     (axis, tiles), or None."""
     x0, y0, x1, y1 = box
     region = pixels[y0:y1, x0:x1]
-    if not _is_picture(region):
+    if not is_picture(region):
         return None
     options = []
     for axis in axes:
@@ -282,7 +282,7 @@ def _cut_along(
             continue
         edges = [0, *seams, extent]
         tiles = [_tile(box, axis, a, b) for a, b in zip(edges, edges[1:])]
-        if all(is_panel(t) and _is_picture(_crop(pixels, t)) for t in tiles):
+        if all(is_panel(t) and is_picture(_crop(pixels, t)) for t in tiles):
             options.append((min(_strength(evidence, y) for y in seams), axis, tiles))
     if not options:
         return None

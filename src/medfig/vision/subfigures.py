@@ -156,14 +156,28 @@ def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
 PICTURE_EDGE_INK = 0.9
 
 
-def _between_pictures(ink: np.ndarray, axis: int, min_gap: int) -> list[tuple[int, int]]:
+PICTURE_SIDE_PX = 12  # the strip beside the rule whose texture says "picture"
+
+
+def _between_pictures(ink: np.ndarray, gray: np.ndarray, axis: int, min_gap: int) -> list[tuple[int, int]]:
     """Gap runs (rows: axis=1, columns: axis=0) with at most one ink pixel per line, between two
-    lines that are nearly all ink."""
+    pictures: the lines beside the rule nearly all ink, and the strips beside it textured
+    (:func:`medfig.vision.seams.is_picture`; the flat bars of a bar chart on their axis line are
+    not pictures)."""
+    from medfig.vision.seams import is_picture
+
     counts = ink.sum(axis=axis)
     n = ink.shape[axis]
     share = counts / max(1, n)
-    return [(s, e) for s, e in _runs(counts <= 1, min_gap)
-            if share[s - 1] >= PICTURE_EDGE_INK and share[e] >= PICTURE_EDGE_INK]
+    out = []
+    for s, e in _runs(counts <= 1, min_gap):
+        if share[s - 1] < PICTURE_EDGE_INK or share[e] < PICTURE_EDGE_INK:
+            continue
+        before = gray[max(0, s - PICTURE_SIDE_PX) : s] if axis == 1 else gray[:, max(0, s - PICTURE_SIDE_PX) : s]
+        after = gray[e : e + PICTURE_SIDE_PX] if axis == 1 else gray[:, e : e + PICTURE_SIDE_PX]
+        if is_picture(before) and is_picture(after):
+            out.append((s, e))
+    return out
 
 
 def _runs(is_gap: np.ndarray, min_len: int) -> list[tuple[int, int]]:
@@ -350,7 +364,7 @@ def _cut(
         col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
         yield _unbridged(sub, _runs(row_gap, min_gap), 1), _unbridged(sub, _runs(col_gap, min_gap), 0), dark
         if not dark:
-            yield _between_pictures(sub, 1, min_gap), _between_pictures(sub, 0, min_gap), False
+            yield _between_pictures(sub, g, 1, min_gap), _between_pictures(sub, g, 0, min_gap), False
         yield (
             _thin_uniform_runs(g, 1, max(3, round(0.012 * g.shape[0]))),
             _thin_uniform_runs(g, 0, max(3, round(0.012 * g.shape[1]))),
