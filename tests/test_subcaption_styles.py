@@ -386,3 +386,16 @@ def test_letters_after_the_word_panel_without_brackets_open_their_text():
     assert parsed.get("a").text == "Left ventriculogram in diastole."
     # "as in panel A of Figure 2" opens no clause: no marker
     assert parse_subcaptions("Data as in panel A of Figure 2.").labels == []
+
+
+def test_markers_that_open_the_items_of_a_list_inside_a_sentence_lead_their_text():
+    # "(a) X and (b) Y": each marker opens its item, the words before the first one are the title
+    parsed = parse_subcaptions("Rhizosphere bacterial OTU (a) richness and (b) Shannon diversity by treatment. "
+                               "Means and SE are displayed.")
+    assert parsed.get("a").text == "richness"
+    assert parsed.get("b").text.startswith("Shannon diversity")
+    parsed = parse_subcaptions("Example of inaccurate segmentation (a) pupil and (b) iris boundary.")
+    assert (parsed.get("a").text, parsed.get("b").text) == ("pupil", "iris boundary.")
+    # "X (a) and Y (b)": the markers close their items, as before
+    parsed = parse_subcaptions("Chest CT (a) and abdominal MRI (b) of the patient.")
+    assert parsed.get("a").text.endswith("Chest CT") and "abdominal MRI" in parsed.get("b").text

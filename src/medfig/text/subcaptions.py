@@ -151,7 +151,9 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         if sent not in style:
             prev_end = markers[i - 1].end if i > 0 else body_start
             clause = clause_start(caption, mk.start, max(sent[0], prev_end))
-            style[sent] = _is_leading(caption, caption[max(clause, prev_end) : mk.start], mk)
+            nxt = next((m for m in markers[i + 1 :] if m.start < sent[1]), None)
+            style[sent] = _is_leading(caption, caption[max(clause, prev_end) : mk.start], mk,
+                                      caption[mk.end : nxt.start] if nxt is not None else None)
     spans: dict[str, list[tuple[int, int]]] = {}
     # "Patient 2 (c, d): ground-glass opacities": what the colon after a trailing marker opens
     # is its text too (kept when the tagger chooses the words)
@@ -318,14 +320,22 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
-def _is_leading(caption: str, before: str, mk: Marker) -> bool:
+_LIST_JOIN_END = re.compile(r"(?:,|;|\band|\bor)\s*$", re.IGNORECASE)
+_LIST_JOIN_START = re.compile(r"^\s*(?:[,;.:)]|and\b|or\b)", re.IGNORECASE)
+
+
+def _is_leading(caption: str, before: str, mk: Marker, to_next: str | None = None) -> bool:
     """Does the text of this marker follow it? Yes when only punctuation precedes it in its
-    clause, or the preceding word cannot end a description ("as evidenced by (A) colonoscopy")."""
+    clause, the preceding word cannot end a description ("as evidenced by (A) colonoscopy"),
+    or the words up to the sentence's next marker run from this one to a list join before that
+    one ("OTU (a) richness and (b) Shannon diversity": each marker opens its item)."""
     if only_punct(before) or mk.kind in ("leading", "half"):
         return True
     after = caption[mk.end : mk.end + 3].lstrip()
     if after[:1] in (",", ".", ";", ":", ")") or not after:
         return False
+    if to_next is not None and to_next.strip() and _LIST_JOIN_END.search(to_next) and not _LIST_JOIN_START.match(to_next):
+        return True
     words = re.findall(r"[A-Za-z]+", before)
     return bool(words) and words[-1].lower() in _FUNCTION_WORDS
 
