@@ -651,10 +651,10 @@ def test_a_line_along_the_image_edge_does_not_hide_the_gaps_it_crosses():
     draw.line([(img.width - 1, 0), (img.width - 1, img.height - 1)], fill=(90, 90, 90))
     assert sorted(map(list, find_panels(img).panels)) == sorted(boxes)
     # a picture that fills the crop to its edge keeps its edge pixels (no page inside them)
-    from medfig.vision.subfigures import _strip_edge_lines
+    from medfig.vision.figure_edges import strip_edge_lines
 
     photo = np.full((60, 80), 40, np.uint8)
-    assert (_strip_edge_lines(photo) == photo).all()
+    assert (strip_edge_lines(photo, 215) == photo).all()
 
 
 def test_a_white_rule_between_photos_with_one_speck_in_it_is_still_a_gap():

@@ -28,7 +28,8 @@ from PIL import Image
 
 from medfig.geometry import PixelBox, area
 from medfig.vision.glyphs import text_height
-from medfig.vision.seams import split_on_seams
+from medfig.vision.figure_edges import strip_edge_lines, strip_frame
+from medfig.vision.seams import is_picture, split_on_seams
 from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
 
 # A row/column is background when at most this fraction of its pixels are ink.
@@ -74,73 +75,6 @@ def _gray(image: Image.Image) -> np.ndarray:
     return np.asarray(image.convert("L"), dtype=np.uint8)
 
 
-# a dark rule around a light figure up to this thick is a frame, not content: 4 px on a 144-dpi
-# crop of ~700 px, the same share of a figure saved larger (a 1.4x file's frame is 5-6 px)
-FRAME_MAX_PX = 4
-FRAME_MAX_SHARE = 0.006
-
-
-def _strip_frame(gray: np.ndarray) -> np.ndarray:
-    """Whiten a thin dark frame drawn round a light figure (PDF crops often carry the page's
-    figure border): otherwise its border reads as dark and the figure is cut as a
-    radiology image on black."""
-    h, w = gray.shape
-    thickest = max(FRAME_MAX_PX, round(FRAME_MAX_SHARE * max(h, w)))
-    if min(h, w) < 8 * thickest:
-        return gray
-
-    def ring(d: int, share: float = 50) -> float:
-        return float(np.percentile(np.concatenate([gray[d], gray[h - 1 - d], gray[:, d], gray[:, w - 1 - d]]), share))
-
-    if ring(0) >= LIGHT_LEVEL:
-        return gray  # light border already (a 1 px frame at half size is a light grey line: still a frame)
-    # the frame ends at the first ring that is page (background-light on three quarters of it): the
-    # grey rim resampling leaves along a 1 px frame (2 px wide in a 1.2-1.4x file, at 160-220) is frame too
-    thickness = next((d for d in range(1, thickest + 1) if ring(d, 25) >= LIGHT_LEVEL), None)
-    if not thickness:
-        return gray  # a genuinely dark figure
-    band = max(3, round(0.02 * max(h, w)))
-    inner = np.concatenate(
-        [gray[thickness : thickness + band].ravel(), gray[h - thickness - band : h - thickness].ravel(),
-         gray[:, thickness : thickness + band].ravel(), gray[:, w - thickness - band : w - thickness].ravel()]
-    )
-    if float(np.median(inner)) < 170:
-        return gray
-    out = gray.copy()
-    t = thickness
-    out[:t], out[h - t :], out[:, :t], out[:, w - t :] = 255, 255, 255, 255
-    return out
-
-
-EDGE_LINE_MAX_PX = 2
-EDGE_LINE_MIN_PAGE = 0.05  # share of the side where the figure just inside it is page
-
-
-def _strip_edge_lines(gray: np.ndarray) -> np.ndarray:
-    """Whiten a 1-2 px line along one side of the image that runs across the page just inside it
-    (the side of a frame, or a neighbouring rule the PDF crop caught): it crosses every gap
-    between the panels it runs past, so no gap would be found across them. A picture that fills
-    the crop to its edge has no page just inside and is left alone."""
-    h, w = gray.shape
-    if min(h, w) < 16:
-        return gray
-    out = None
-    sides = ((lambda d: gray[:, d], lambda t: np.s_[:, :t]), (lambda d: gray[:, w - 1 - d], lambda t: np.s_[:, w - t :]),
-             (lambda d: gray[d], lambda t: np.s_[:t]), (lambda d: gray[h - 1 - d], lambda t: np.s_[h - t :]))
-    for line, region in sides:
-        # where the figure just inside is page (the gaps between panels), is the edge ink?
-        page = line(EDGE_LINE_MAX_PX) >= LIGHT_LEVEL
-        if page.mean() < EDGE_LINE_MIN_PAGE:
-            continue
-        t = 0
-        while t < EDGE_LINE_MAX_PX and float((line(t)[page] < LIGHT_LEVEL).mean()) >= 0.95:
-            t += 1
-        if t:
-            out = gray.copy() if out is None else out
-            out[region(t)] = 255
-    return gray if out is None else out
-
-
 def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
     """True where a pixel is background. Light border -> light pixels are background;
     dark border (an image that fills its crop) -> only near-white pixels are."""
@@ -164,8 +98,6 @@ def _between_pictures(ink: np.ndarray, gray: np.ndarray, axis: int, min_gap: int
     pictures: the lines beside the rule nearly all ink, and the strips beside it textured
     (:func:`medfig.vision.seams.is_picture`; the flat bars of a bar chart on their axis line are
     not pictures)."""
-    from medfig.vision.seams import is_picture
-
     counts = ink.sum(axis=axis)
     n = ink.shape[axis]
     share = counts / max(1, n)
@@ -430,7 +362,7 @@ def find_panels(image: Image.Image) -> PanelLayout:
         scale = ANALYSIS_MAX_SIDE / max(width, height)
         # nearest keeps thin separator rules crisp (bilinear would blur them into the images)
         work = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.NEAREST)
-    gray = _strip_edge_lines(_strip_frame(_gray(work)))
+    gray = strip_edge_lines(strip_frame(_gray(work), LIGHT_LEVEL), LIGHT_LEVEL)
     text_px = text_height(gray)
     background, light = _background_mask(gray)
     ink = ~background
