@@ -380,7 +380,7 @@ def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[Pi
         # ... or one block of small pieces merged as text that is itself panel-sized (a photo of
         # wells with their labels between them, cut by the XY-cut into rows too small to be panels)
         sized = any(min(b[2] - b[0], b[3] - b[1]) >= min_side for b in groups[k][1:])
-        if not pictures[k] and (len(groups[k]) < 3 and not sized or min(box[2] - box[0], box[3] - box[1]) < min_side):
+        if not pictures[k] and ((len(groups[k]) < 3 and not sized) or min(box[2] - box[0], box[3] - box[1]) < min_side):
             return None
     for lb, box in zip(letter_boxes, boxes):
         if lb[0] - box[0] > TOP_LEFT_SLACK * (box[2] - box[0]) or lb[1] - box[1] > TOP_LEFT_SLACK * (box[3] - box[1]):

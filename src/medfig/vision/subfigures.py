@@ -88,8 +88,6 @@ def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
 # printed in a photo's corner next to it), more than GAP_INK_FRACTION of a short rule allows; it
 # is still a gap where pictures (at least PICTURE_EDGE_INK of ink) border it on both sides.
 PICTURE_EDGE_INK = 0.9
-
-
 PICTURE_SIDE_PX = 12  # the strip beside the rule whose texture says "picture"
 
 
