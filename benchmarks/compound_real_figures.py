@@ -134,6 +134,8 @@ def load_image(source: dict) -> Image.Image:
         from medfig.images import flat_rgb
 
         image = flat_rgb(Image.open(path))  # transparent = white page, as `medfig compound` reads it
+        if "clip_px" in source:  # a figure region of a page image (PubLayNet), in that image's pixels
+            image = image.crop(tuple(int(v) for v in source["clip_px"]))
         max_side = int(source.get("max_side", 0))
         if max_side and max(image.size) > max_side:
             f = max_side / max(image.size)

@@ -111,3 +111,56 @@ def test_a_frame_round_the_figure_does_not_bridge_the_gap_between_its_panels():
         image.paste(Image.fromarray(photo), (x0, y0))
     layout = find_panels(image)
     assert sorted(layout.panels) == boxes
+
+
+def _tinted_chart(draw, box, bars: list[tuple[int, int, int]]) -> None:
+    """A ggplot-style chart in ``box``: grey plot fill, white grid lines across it, blue bars
+    (x0, x1, top) standing on its bottom edge."""
+    x0, y0, x1, y1 = box
+    draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=(235, 235, 235))
+    for y in range(y0 + 20, y1, 40):
+        draw.rectangle((x0, y, x1 - 1, y + 1), fill="white")
+    for bx0, bx1, top in bars:
+        draw.rectangle((bx0, top, bx1 - 1, y1 - 1), fill=(90, 120, 220))
+
+
+def test_a_strip_of_a_charts_grey_fill_crossed_by_its_grid_lines_is_no_gap():
+    # between two bars the grey plot fill is "background" to the ink test, but the chart's
+    # white grid lines run across the strip from one bar to the next: one chart
+    from PIL import ImageDraw
+
+    from medfig.vision.subfigures import find_panels
+
+    image = Image.new("RGB", (640, 420), "white")
+    draw = ImageDraw.Draw(image)
+    _tinted_chart(draw, (40, 20, 620, 380), [(60, 120, 150), (130, 190, 90), (200, 260, 200),
+                                             (330, 390, 120), (400, 460, 60), (470, 530, 180), (540, 600, 140)])
+    draw.rectangle((38, 20, 39, 381), fill="black")  # y axis
+    layout = find_panels(image)
+    assert len(layout.panels) == 1
+    assert iou(layout.panels[0], (38, 20, 620, 380)) > 0.95
+
+
+def test_two_grey_charts_on_white_page_are_still_two_panels():
+    # the white page between two tinted plots holds nothing lighter than itself: a gap
+    from PIL import ImageDraw
+
+    from medfig.vision.subfigures import find_panels
+
+    image = Image.new("RGB", (660, 400), "white")
+    draw = ImageDraw.Draw(image)
+    left, right = (20, 20, 310, 380), (350, 20, 640, 380)
+    _tinted_chart(draw, left, [(40, 100, 150), (120, 180, 90), (200, 260, 200)])
+    _tinted_chart(draw, right, [(370, 430, 120), (450, 510, 60), (530, 590, 180)])
+    layout = find_panels(image)
+    # the grey fill is light enough to count as background, so each panel is its bars' extent
+    assert sorted(layout.panels) == [(40, 90, 260, 380), (370, 60, 590, 380)]
+
+
+def test_a_ggplot_chart_is_not_cut_at_a_strip_of_its_plot_fill():
+    # plos_PMC7556465 g002: one ggplot bar/line chart; a bar-free strip of its grey plot fill,
+    # crossed by the white grid lines, cut it in two (a false split in the dev-corpus block)
+    image, fig = _figure("plos_PMC7556465/pone.0240013.g002")
+    result = analyze_compound(image, fig["caption"])
+    assert not fig["compound"]
+    assert not result.compound

@@ -399,3 +399,17 @@ def test_markers_that_open_the_items_of_a_list_inside_a_sentence_lead_their_text
     # "X (a) and Y (b)": the markers close their items, as before
     parsed = parse_subcaptions("Chest CT (a) and abdominal MRI (b) of the patient.")
     assert parsed.get("a").text.endswith("Chest CT") and "abdominal MRI" in parsed.get("b").text
+
+
+def test_a_range_marker_whose_text_opens_with_the_article_a_keeps_its_range():
+    # PubLayNet page PMC5447509 (figure_bbox_ground_truth/publaynet_examples), shortened: the
+    # article "a" right after "A–B:" is no panel a coming back to its own text; it used to
+    # be read so, leaving b without words and a's text without its first word
+    caption = ("EEG and optical imaging acquisition data. A–B: a patch comprising four pairs of optical "
+               "fibers has been positioned in the middle of the forehead. C: 9 electrodes were disposed "
+               "according to the 10–20 system.")
+    got = subs(caption)
+    assert list(got) == ["a", "b", "c"]
+    assert got["a"] == got["b"] == ("a patch comprising four pairs of optical fibers has been positioned "
+                                    "in the middle of the forehead.")
+    assert got["c"] == "9 electrodes were disposed according to the 10–20 system."

@@ -311,7 +311,8 @@ def _leading_run(caption: str, leading: list[Marker]) -> list[Marker]:
             run.append(mk)
             seen.extend(mk.labels)
             group = list(mk.labels) if len(mk.labels) > 1 else []
-        elif group and punctuated and mk.labels == group[: len(mk.labels)]:
+        elif group and punctuated and mk.labels == group[: len(mk.labels)] and caption[run[-1].end : mk.start].strip():
+            # ... after the group's shared words: "A–B: a patch on ..." opens with the article
             run.append(mk)
             group = group[len(mk.labels) :]
     return run

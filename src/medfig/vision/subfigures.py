@@ -216,6 +216,38 @@ def _unbridged(ink: np.ndarray, runs: list[tuple[int, int]], axis: int) -> list[
     return out
 
 
+WHITE_GAP_LEVEL = 245  # a gap this bright is page white; darker gaps are a tint (a chart's plot fill)
+LIGHTER_LINE_STEP = 12  # a line this much lighter than a tinted gap is drawn on it (a grid line)
+
+
+def _untinted_or_unlined(gray: np.ndarray, runs: list[tuple[int, int]], axis: int) -> list[tuple[int, int]]:
+    """Gap runs that are page white, or tinted without a lighter line running across them.
+    A strip of a chart's grey plot fill between two bars is "background" to the ink test, but
+    the chart's white grid lines cross it from one bar to the next: one chart, not two panels.
+    A white gap between two panels can hold nothing lighter than itself; where a run holds
+    white page between tinted margins (two grey plots on a white page), the white part is the gap."""
+    lines = gray if axis == 0 else gray.T  # rows of ``lines`` run across the gap
+    out = []
+    for s, e in runs:
+        band = lines[:, s:e].astype(np.int16)
+        level = float(np.median(band))
+        if level >= WHITE_GAP_LEVEL or not (band >= level + LIGHTER_LINE_STEP).all(axis=1).any():
+            out.append((s, e))
+            continue
+        white = _runs_anywhere(np.median(band, axis=0) >= WHITE_GAP_LEVEL, 2)
+        if white:
+            a, b = max(white, key=lambda r: r[1] - r[0])
+            out.append((s + a, s + b))
+    return out
+
+
+def _runs_anywhere(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
+    """Maximal runs [start, end) of True of length >= min_len, touching the ends or not."""
+    padded = np.concatenate([[False], flags, [False]]).astype(np.int8)
+    diff = np.diff(padded)
+    return [(int(a), int(b)) for a, b in zip(np.flatnonzero(diff == 1), np.flatnonzero(diff == -1)) if b - a >= min_len]
+
+
 def _rectangular(ink: np.ndarray, box: PixelBox) -> bool:
     """Does the content fill its box like a pasted image (ink all along its edges)?
     An object photographed on black (a leg in a CT slice) touches its box at a few points."""
@@ -292,7 +324,10 @@ def _cut(
             yield _runs(white.mean(axis=1) >= 1 - GAP_INK_FRACTION, 2), _runs(white.mean(axis=0) >= 1 - GAP_INK_FRACTION, 2), False
         row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
         col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
-        yield _unbridged(sub, _runs(row_gap, min_gap), 1), _unbridged(sub, _runs(col_gap, min_gap), 0), dark
+        rows, cols = _unbridged(sub, _runs(row_gap, min_gap), 1), _unbridged(sub, _runs(col_gap, min_gap), 0)
+        if not dark:
+            rows, cols = _untinted_or_unlined(g, rows, 1), _untinted_or_unlined(g, cols, 0)
+        yield rows, cols, dark
         if not dark:
             yield _between_pictures(sub, g, 1, min_gap), _between_pictures(sub, g, 0, min_gap), False
         yield (
