@@ -658,7 +658,7 @@ def test_a_line_along_the_image_edge_does_not_hide_the_gaps_it_crosses():
 
 
 def test_a_white_rule_between_photos_with_one_speck_in_it_is_still_a_gap():
-    from medfig.vision.subfigures import _between_pictures
+    from medfig.vision.gap_checks import between_pictures
 
     # a 150 px tall row of two textured photos with a 2 px white rule between them (columns
     # 40-41); a JPEG speck off a letter plate sits in the rule: more than 0.4% of a 150 px rule,
@@ -668,14 +668,14 @@ def test_a_white_rule_between_photos_with_one_speck_in_it_is_still_a_gap():
     gray[:, 40:42] = 255
     gray[140, 40:42] = 30
     ink = gray < 215
-    assert _between_pictures(ink, gray, 0, 2) == [(40, 42)]
+    assert between_pictures(ink, gray, 0, 2) == [(40, 42)]
     # two specks in one column: no longer a clean rule
     ink2 = ink.copy()
     ink2[10, 40] = True
-    assert _between_pictures(ink2, gray, 0, 2) == []
+    assert between_pictures(ink2, gray, 0, 2) == []
     # the same geometry in a bar chart: two flat bars standing on the axis line, which crosses
     # the white between them -- flat fills are no pictures, so no cut
     bars = np.full((150, 82), 90, np.uint8)
     bars[:, 40:42] = 255
     bars[149, :] = 0
-    assert _between_pictures(bars < 215, bars, 0, 2) == []
+    assert between_pictures(bars < 215, bars, 0, 2) == []

@@ -164,3 +164,49 @@ def test_a_ggplot_chart_is_not_cut_at_a_strip_of_its_plot_fill():
     result = analyze_compound(image, fig["caption"])
     assert not fig["compound"]
     assert not result.compound
+
+
+def _pictures_joined_by_zoom_lines() -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+    """Two textured pictures side by side on white, with two thin zoom lines drawn from the
+    left one across the white gap to the right one (an inset and its enlargement)."""
+    import numpy as np
+    from PIL import ImageDraw
+
+    rng = np.random.default_rng(5)
+    image = Image.new("RGB", (640, 400), "white")
+    boxes = [(10, 60, 250, 300), (290, 10, 630, 390)]
+    for x0, y0, x1, y1 in boxes:
+        photo = np.clip(rng.normal(120, 35, (y1 - y0, x1 - x0, 3)), 0, 210).astype(np.uint8)
+        image.paste(Image.fromarray(photo), (x0, y0))
+    draw = ImageDraw.Draw(image)
+    draw.line((200, 120, 290, 10), fill="black", width=2)
+    draw.line((200, 200, 290, 389), fill="black", width=2)
+    return image, boxes
+
+
+def test_panels_the_caption_names_are_found_across_zoom_lines_drawn_over_their_gap():
+    image, boxes = _pictures_joined_by_zoom_lines()
+    result = analyze_compound(image, "Study area. (A) The country and its regions. (B) The state enlarged.")
+    assert result.compound
+    assert len(result.subfigures) == 2
+    for sub, box in zip(sorted(result.subfigures, key=lambda s: s.box_px[0]), boxes):
+        assert iou(sub.box_px, box) > 0.9
+    assert [s.subcaption for s in sorted(result.subfigures, key=lambda s: s.box_px[0])] == [
+        "The country and its regions.", "The state enlarged."]
+
+
+def test_without_panel_names_lines_across_a_gap_still_join_what_they_cross():
+    # the relaxed gap is looked for only where the caption names panels: a drawing whose parts
+    # are joined by lines is one panel
+    image, _ = _pictures_joined_by_zoom_lines()
+    assert not analyze_compound(image, "Study area and the state enlarged.").compound
+
+
+def test_a_map_and_its_enlargement_joined_by_zoom_lines_are_two_panels():
+    # plos_PMC7535057 g001: (A) Brazil, (B) Minas Gerais enlarged; the two zoom lines from A's
+    # inset rectangle to B cross the white gap, which left no empty column: predicted single
+    image, fig = _figure("plos_PMC7535057/pntd.0008658.g001")
+    result = analyze_compound(image, fig["caption"])
+    assert len(result.subfigures) == 2
+    assert _matched(fig, result) == 2
+    assert [s.label for s in result.subfigures] == ["a", "b"]

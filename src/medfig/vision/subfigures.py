@@ -29,7 +29,8 @@ from PIL import Image
 from medfig.geometry import PixelBox, area
 from medfig.vision.glyphs import text_height
 from medfig.vision.figure_edges import strip_edge_lines, strip_frame
-from medfig.vision.seams import is_picture, split_on_seams
+from medfig.vision.gap_checks import between_pictures, runs, unbridged, untinted_or_unlined
+from medfig.vision.seams import split_on_seams
 from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
 
 # A row/column is background when at most this fraction of its pixels are ink.
@@ -84,47 +85,6 @@ def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
     return gray >= level, light
 
 
-# A white rule between two pictures may hold one stray pixel (a JPEG speck off a letter plate
-# printed in a photo's corner next to it), more than GAP_INK_FRACTION of a short rule allows; it
-# is still a gap where pictures (at least PICTURE_EDGE_INK of ink) border it on both sides.
-PICTURE_EDGE_INK = 0.9
-PICTURE_SIDE_PX = 12  # the strip beside the rule whose texture says "picture"
-
-
-def _between_pictures(ink: np.ndarray, gray: np.ndarray, axis: int, min_gap: int) -> list[tuple[int, int]]:
-    """Gap runs (rows: axis=1, columns: axis=0) with at most one ink pixel per line, between two
-    pictures: the lines beside the rule nearly all ink, and the strips beside it textured
-    (:func:`medfig.vision.seams.is_picture`; the flat bars of a bar chart on their axis line are
-    not pictures)."""
-    counts = ink.sum(axis=axis)
-    n = ink.shape[axis]
-    share = counts / max(1, n)
-    out = []
-    for s, e in _runs(counts <= 1, min_gap):
-        if share[s - 1] < PICTURE_EDGE_INK or share[e] < PICTURE_EDGE_INK:
-            continue
-        before = gray[max(0, s - PICTURE_SIDE_PX) : s] if axis == 1 else gray[:, max(0, s - PICTURE_SIDE_PX) : s]
-        after = gray[e : e + PICTURE_SIDE_PX] if axis == 1 else gray[:, e : e + PICTURE_SIDE_PX]
-        if is_picture(before) and is_picture(after):
-            out.append((s, e))
-    return out
-
-
-def _runs(is_gap: np.ndarray, min_len: int) -> list[tuple[int, int]]:
-    """Maximal runs [start, end) of True of length >= min_len, not touching either end."""
-    runs: list[tuple[int, int]] = []
-    n = len(is_gap)
-    padded = np.concatenate([[False], is_gap, [False]])
-    diff = np.diff(padded.astype(np.int8))
-    starts = np.flatnonzero(diff == 1)
-    ends = np.flatnonzero(diff == -1)
-    for s, e in zip(starts, ends):
-        if s == 0 or e == n or e - s < min_len:
-            continue
-        runs.append((int(s), int(e)))
-    return runs
-
-
 def _trim(ink: np.ndarray, box: PixelBox) -> PixelBox | None:
     x0, y0, x1, y1 = box
     return _bounds(ink[y0:y1, x0:x1], x0, y0)
@@ -155,10 +115,10 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
     # a run is one tone: a black panel next to a grey rule is two runs
     step = np.abs(np.diff(level, prepend=level[:1])) > 6
     candidates = []
-    for s, e in _runs(uniform, 1):
+    for s, e in runs(uniform, 1):
         cuts = [s] + [i for i in range(s + 1, e) if step[i]] + [e]
         candidates += [(a, b) for a, b in zip(cuts, cuts[1:])]
-    runs = []
+    found = []
     for s, e in candidates:
         if s == 0 or e == len(uniform):
             continue
@@ -174,8 +134,8 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
         if sides_ok and _white_beside(light, s, e, axis):
             continue  # a chart's axis line or a box's edge, not a rule between pictures
         if sides_ok:
-            runs.append((s, e))
-    return runs
+            found.append((s, e))
+    return found
 
 
 RULE_SIDE_BAND = 0.03  # share of the region's extent looked at on each side of a thin rule
@@ -194,58 +154,6 @@ def _white_beside(light: np.ndarray, s: int, e: int, axis: int) -> bool:
         if side.size and float(side.mean()) > RULE_SIDE_MAX_WHITE:
             return True
     return False
-
-
-FRAME_EDGE_BAND = 3  # px: a line this close to a region's edge is its frame, not an axis inside it
-
-
-def _unbridged(ink: np.ndarray, runs: list[tuple[int, int]], axis: int) -> list[tuple[int, int]]:
-    """Gap runs no line crosses inside the region. The few ink pixels a gap may hold
-    (GAP_INK_FRACTION) can be a bar chart's axis line running under its bars from one side
-    of the gap to the other: the two sides are one chart, so that gap is not cut. A line at
-    the region's own edge (a frame drawn round the figure or round a row of panels) crosses
-    every gap between the panels it frames and is no evidence against cutting."""
-    lines = ink if axis == 0 else ink.T  # rows of ``lines`` run across the gap
-    n_lines = lines.shape[0]
-    out = []
-    for s, e in runs:
-        crossing = np.flatnonzero(lines[:, s:e].all(axis=1))
-        inside = crossing[(crossing >= FRAME_EDGE_BAND) & (crossing < n_lines - FRAME_EDGE_BAND)]
-        if inside.size == 0:
-            out.append((s, e))
-    return out
-
-
-WHITE_GAP_LEVEL = 245  # a gap this bright is page white; darker gaps are a tint (a chart's plot fill)
-LIGHTER_LINE_STEP = 12  # a line this much lighter than a tinted gap is drawn on it (a grid line)
-
-
-def _untinted_or_unlined(gray: np.ndarray, runs: list[tuple[int, int]], axis: int) -> list[tuple[int, int]]:
-    """Gap runs that are page white, or tinted without a lighter line running across them.
-    A strip of a chart's grey plot fill between two bars is "background" to the ink test, but
-    the chart's white grid lines cross it from one bar to the next: one chart, not two panels.
-    A white gap between two panels can hold nothing lighter than itself; where a run holds
-    white page between tinted margins (two grey plots on a white page), the white part is the gap."""
-    lines = gray if axis == 0 else gray.T  # rows of ``lines`` run across the gap
-    out = []
-    for s, e in runs:
-        band = lines[:, s:e].astype(np.int16)
-        level = float(np.median(band))
-        if level >= WHITE_GAP_LEVEL or not (band >= level + LIGHTER_LINE_STEP).all(axis=1).any():
-            out.append((s, e))
-            continue
-        white = _runs_anywhere(np.median(band, axis=0) >= WHITE_GAP_LEVEL, 2)
-        if white:
-            a, b = max(white, key=lambda r: r[1] - r[0])
-            out.append((s + a, s + b))
-    return out
-
-
-def _runs_anywhere(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
-    """Maximal runs [start, end) of True of length >= min_len, touching the ends or not."""
-    padded = np.concatenate([[False], flags, [False]]).astype(np.int8)
-    diff = np.diff(padded)
-    return [(int(a), int(b)) for a, b in zip(np.flatnonzero(diff == 1), np.flatnonzero(diff == -1)) if b - a >= min_len]
 
 
 def _rectangular(ink: np.ndarray, box: PixelBox) -> bool:
@@ -301,6 +209,7 @@ def _cut(
     depth: int = 0,
     dark: bool = False,
     trim_ink: np.ndarray | None = None,
+    gap_ink: float = GAP_INK_FRACTION,
 ) -> None:
     # In a dark figure only white margins are trimmed: black borders belong to the images.
     trim_ink = ink if trim_ink is None else trim_ink
@@ -321,15 +230,15 @@ def _cut(
         if dark:
             # white rules between panels are safe separators even in a dark figure
             white = g >= 235
-            yield _runs(white.mean(axis=1) >= 1 - GAP_INK_FRACTION, 2), _runs(white.mean(axis=0) >= 1 - GAP_INK_FRACTION, 2), False
-        row_gap = sub.sum(axis=1) <= GAP_INK_FRACTION * sub.shape[1]
-        col_gap = sub.sum(axis=0) <= GAP_INK_FRACTION * sub.shape[0]
-        rows, cols = _unbridged(sub, _runs(row_gap, min_gap), 1), _unbridged(sub, _runs(col_gap, min_gap), 0)
+            yield runs(white.mean(axis=1) >= 1 - GAP_INK_FRACTION, 2), runs(white.mean(axis=0) >= 1 - GAP_INK_FRACTION, 2), False
+        row_gap = sub.sum(axis=1) <= gap_ink * sub.shape[1]
+        col_gap = sub.sum(axis=0) <= gap_ink * sub.shape[0]
+        rows, cols = unbridged(sub, runs(row_gap, min_gap), 1), unbridged(sub, runs(col_gap, min_gap), 0)
         if not dark:
-            rows, cols = _untinted_or_unlined(g, rows, 1), _untinted_or_unlined(g, cols, 0)
+            rows, cols = untinted_or_unlined(g, rows, 1), untinted_or_unlined(g, cols, 0)
         yield rows, cols, dark
         if not dark:
-            yield _between_pictures(sub, g, 1, min_gap), _between_pictures(sub, g, 0, min_gap), False
+            yield between_pictures(sub, g, 1, min_gap), between_pictures(sub, g, 0, min_gap), False
         yield (
             _thin_uniform_runs(g, 1, max(3, round(0.012 * g.shape[0]))),
             _thin_uniform_runs(g, 0, max(3, round(0.012 * g.shape[1]))),
@@ -359,7 +268,7 @@ def _cut(
         leaves.append(trimmed)
         return
     for p in pieces:
-        _cut(ink, gray, p, min_gap, leaves, depth + 1, dark, trim_ink)
+        _cut(ink, gray, p, min_gap, leaves, depth + 1, dark, trim_ink, gap_ink)
 
 
 FLAT_BLACK = 3  # page black a composite is pasted on: no image noise at all
@@ -386,8 +295,10 @@ def _is_panel(box: PixelBox, width: int, height: int) -> bool:
         and w * h >= MIN_PANEL_AREA_FRACTION * width * height
     )
 
-def find_panels(image: Image.Image) -> PanelLayout:
-    """Split a figure image into panel boxes and small text blocks (see module doc)."""
+def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION) -> PanelLayout:
+    """Split a figure image into panel boxes and small text blocks (see module doc).
+    ``gap_ink_fraction``: the share of ink a row or column of a light figure may hold and still be
+    a gap (raised only where the caption says the figure has panels the default found no gap between)."""
     width, height = image.size
     scale = 1.0
     work = image
@@ -403,7 +314,7 @@ def find_panels(image: Image.Image) -> PanelLayout:
     leaves: list[PixelBox] = []
     # 2 px keeps the thin white rules between tightly packed radiology panels.
     if light:
-        _cut(ink, gray, (0, 0, w, h), min_gap=2, leaves=leaves)
+        _cut(ink, gray, (0, 0, w, h), min_gap=2, leaves=leaves, gap_ink=gap_ink_fraction)
     else:
         # dark figure: black gaps separate panels too, under the checks of _dark_cut_ok
         dark_ink = ~((gray <= DARK_LEVEL) | (gray >= 235))

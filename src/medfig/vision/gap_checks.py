@@ -1,0 +1,106 @@
+"""Which background runs of a figure region are gaps between panels.
+
+The XY-cut (:mod:`medfig.vision.subfigures`) finds runs of rows or columns that are background;
+the checks here keep those that separate panels and drop those inside one chart: a run an axis
+line crosses, a strip of a chart's tinted plot fill its grid lines cross. One more kind is added:
+a white rule between two photos that holds a JPEG speck. Runs are ``(start, end)`` row or column
+indices of the region, end exclusive.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from medfig.vision.seams import is_picture
+
+# A white rule between two pictures may hold one stray pixel (a JPEG speck off a letter plate
+# printed in a photo's corner next to it), more than GAP_INK_FRACTION of a short rule allows; it
+# is still a gap where pictures (at least PICTURE_EDGE_INK of ink) border it on both sides.
+PICTURE_EDGE_INK = 0.9
+PICTURE_SIDE_PX = 12  # the strip beside the rule whose texture says "picture"
+
+
+def between_pictures(ink: np.ndarray, gray: np.ndarray, axis: int, min_gap: int) -> list[tuple[int, int]]:
+    """Gap runs (rows: axis=1, columns: axis=0) with at most one ink pixel per line, between two
+    pictures: the lines beside the rule nearly all ink, and the strips beside it textured
+    (:func:`medfig.vision.seams.is_picture`; the flat bars of a bar chart on their axis line are
+    not pictures)."""
+    counts = ink.sum(axis=axis)
+    n = ink.shape[axis]
+    share = counts / max(1, n)
+    out = []
+    for s, e in runs(counts <= 1, min_gap):
+        if share[s - 1] < PICTURE_EDGE_INK or share[e] < PICTURE_EDGE_INK:
+            continue
+        before = gray[max(0, s - PICTURE_SIDE_PX) : s] if axis == 1 else gray[:, max(0, s - PICTURE_SIDE_PX) : s]
+        after = gray[e : e + PICTURE_SIDE_PX] if axis == 1 else gray[:, e : e + PICTURE_SIDE_PX]
+        if is_picture(before) and is_picture(after):
+            out.append((s, e))
+    return out
+
+
+def runs(is_gap: np.ndarray, min_len: int) -> list[tuple[int, int]]:
+    """Maximal runs [start, end) of True of length >= min_len, not touching either end."""
+    runs: list[tuple[int, int]] = []
+    n = len(is_gap)
+    padded = np.concatenate([[False], is_gap, [False]])
+    diff = np.diff(padded.astype(np.int8))
+    starts = np.flatnonzero(diff == 1)
+    ends = np.flatnonzero(diff == -1)
+    for s, e in zip(starts, ends):
+        if s == 0 or e == n or e - s < min_len:
+            continue
+        runs.append((int(s), int(e)))
+    return runs
+
+
+FRAME_EDGE_BAND = 3  # px: a line this close to a region's edge is its frame, not an axis inside it
+
+
+def unbridged(ink: np.ndarray, runs: list[tuple[int, int]], axis: int) -> list[tuple[int, int]]:
+    """Gap runs no line crosses inside the region. The few ink pixels a gap may hold
+    (GAP_INK_FRACTION) can be a bar chart's axis line running under its bars from one side
+    of the gap to the other: the two sides are one chart, so that gap is not cut. A line at
+    the region's own edge (a frame drawn round the figure or round a row of panels) crosses
+    every gap between the panels it frames and is no evidence against cutting."""
+    lines = ink if axis == 0 else ink.T  # rows of ``lines`` run across the gap
+    n_lines = lines.shape[0]
+    out = []
+    for s, e in runs:
+        crossing = np.flatnonzero(lines[:, s:e].all(axis=1))
+        inside = crossing[(crossing >= FRAME_EDGE_BAND) & (crossing < n_lines - FRAME_EDGE_BAND)]
+        if inside.size == 0:
+            out.append((s, e))
+    return out
+
+
+WHITE_GAP_LEVEL = 245  # a gap this bright is page white; darker gaps are a tint (a chart's plot fill)
+LIGHTER_LINE_STEP = 12  # a line this much lighter than a tinted gap is drawn on it (a grid line)
+
+
+def untinted_or_unlined(gray: np.ndarray, runs: list[tuple[int, int]], axis: int) -> list[tuple[int, int]]:
+    """Gap runs that are page white, or tinted without a lighter line running across them.
+    A strip of a chart's grey plot fill between two bars is "background" to the ink test, but
+    the chart's white grid lines cross it from one bar to the next: one chart, not two panels.
+    A white gap between two panels can hold nothing lighter than itself; where a run holds
+    white page between tinted margins (two grey plots on a white page), the white part is the gap."""
+    lines = gray if axis == 0 else gray.T  # rows of ``lines`` run across the gap
+    out = []
+    for s, e in runs:
+        band = lines[:, s:e].astype(np.int16)
+        level = float(np.median(band))
+        if level >= WHITE_GAP_LEVEL or not (band >= level + LIGHTER_LINE_STEP).all(axis=1).any():
+            out.append((s, e))
+            continue
+        white = runs_anywhere(np.median(band, axis=0) >= WHITE_GAP_LEVEL, 2)
+        if white:
+            a, b = max(white, key=lambda r: r[1] - r[0])
+            out.append((s + a, s + b))
+    return out
+
+
+def runs_anywhere(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
+    """Maximal runs [start, end) of True of length >= min_len, touching the ends or not."""
+    padded = np.concatenate([[False], flags, [False]]).astype(np.int8)
+    diff = np.diff(padded)
+    return [(int(a), int(b)) for a, b in zip(np.flatnonzero(diff == 1), np.flatnonzero(diff == -1)) if b - a >= min_len]
