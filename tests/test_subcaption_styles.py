@@ -413,3 +413,36 @@ def test_a_range_marker_whose_text_opens_with_the_article_a_keeps_its_range():
     assert got["a"] == got["b"] == ("a patch comprising four pairs of optical fibers has been positioned "
                                     "in the middle of the forehead.")
     assert got["c"] == "9 electrodes were disposed according to the 10–20 system."
+
+
+# ------------------------------------------------------------ words every panel shares
+# Captions of the ROCO test split (roco_v1_text/data/test, ids named) read for issue 16's caption
+# benchmark (benchmarks/subcaptions_roco.py) and of pmc_hindawi_xml_pdf; expected text by reading.
+
+
+def test_a_clause_with_its_own_head_after_the_first_item_leaves_the_head_to_it():
+    # Hindawi PMC4745298 fig2 (pmc_hindawi_xml_pdf): "Skull X-ray revealed" is the third
+    # panel's own head, so "Lateral spine radiographs showing" belongs to a and b, not to all
+    got = subs("Lateral spine radiographs showing severe osteopenia, platyspondyly (a, b), "
+               "Skull X-ray revealed wormian bone ↘ (c).")
+    assert got["a"] == got["b"] == "Lateral spine radiographs showing severe osteopenia, platyspondyly"
+
+
+def test_words_a_marker_naming_every_panel_gives_are_shared_and_left_out():
+    # ROCO_04202: "(a–d)" after the video's label names all four panels; each has its own words
+    got = subs("Video 2(a–d) Supramitral ring. The fibrous ring (arrows) is an integral part of the anterior "
+               "and posterior mitral valve leaflets. The leaflet tips are thickened and chords are abnormally "
+               "short. (a) 2-D TEE, (b) 2-D color TEE, (c) 3-D live, and (d) 3-D full volume acquisition")
+    assert got == {"a": "2-D TEE", "b": "2-D color TEE", "c": "3-D live", "d": "3-D full volume acquisition"}
+
+
+def test_a_group_marker_is_not_every_panel_when_the_caption_never_names_a():
+    # Hindawi PMC4745327 fig4: "((b) and (c))" names the two panels the caption discusses; panel a
+    # exists unnamed, so the words "(b) and (c)" close are b's and c's own, not shared by all
+    caption = ("All the groups of the rats were able to learn the location of the hidden platform. However, "
+               "there was statistically significant decrease in memory retention in V12 relative to controls "
+               "((b) and (c)). The W9 group showed a remarkable recovery in memory retention (b) and were "
+               "comparable to the controls.")
+    got = subs(caption)
+    assert "decrease in memory retention in V12" in got["b"]
+    assert "decrease in memory retention in V12" in got["c"]

@@ -227,6 +227,25 @@ def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedC
     return out
 
 
+def refine_subcaptions(parsed: ParsedCaption) -> None:
+    """The caption-only refinements of the parsed subcaptions, in place: an inline letter's
+    phrase, a list's shared head cut from its first item, words running on after a list given to
+    each of its items. ``analyze_compound`` applies them to every caption it splits."""
+    caption = parsed.caption
+    for i, mk in enumerate(parsed.markers):
+        if mk.kind == "inline":
+            for label in mk.labels:
+                sub = parsed.get(label)
+                if sub is not None:
+                    trim_inline(caption, sub, mk.start, mk.end, mk.leading)
+        elif mk.kind in ("bracketed", "position") and not mk.leading and _first_of_a_list(parsed, i):
+            for label in mk.labels:
+                sub = parsed.get(label)
+                if sub is not None:
+                    trim_list_head(caption, sub, parsed.markers, i)
+    share_list_tails(parsed)
+
+
 def subcaptions_for(
     boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption
 ) -> tuple[list[str | None], list[Subcaption | None]]:
@@ -235,18 +254,7 @@ def subcaptions_for(
     own label (None): no letter was read for it or named by the caption."""
     caption = parsed.caption
     if parsed.subcaptions:
-        for i, mk in enumerate(parsed.markers):
-            if mk.kind == "inline":
-                for label in mk.labels:
-                    sub = parsed.get(label)
-                    if sub is not None:
-                        trim_inline(caption, sub, mk.start, mk.end, mk.leading)
-            elif mk.kind in ("bracketed", "position") and not mk.leading and _first_of_a_list(parsed, i):
-                for label in mk.labels:
-                    sub = parsed.get(label)
-                    if sub is not None:
-                        trim_list_head(caption, sub, parsed.markers, i)
-        share_list_tails(parsed)
+        refine_subcaptions(parsed)
         # a panel given its neighbour's text keeps no letter of its own (none was read or named)
         filled = fill_labels(boxes, labels, parsed)
         return labels, [parsed.get(l) if l else None for l in filled]

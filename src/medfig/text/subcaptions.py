@@ -216,6 +216,7 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
             if trimmed:
                 spans[label] = trimmed
         parsed.tagged = True
+    _drop_all_panel_text(caption, markers, spans)
     for label in order:
         merged = sorted(spans[label])
         text = " ".join(caption[a:b] for a, b in merged)
@@ -364,3 +365,23 @@ def _drop_scale(caption: str, a: int, b: int) -> tuple[int, int]:
     if m:
         return _strip_span(caption, a, m.start())
     return a, b
+
+
+def _drop_all_panel_text(caption: str, markers: list[Marker], spans: dict[str, list[tuple[int, int]]]) -> None:
+    """Words a marker naming every panel gives them ("Video 2(a–d) Supramitral ring. ...
+    (a) 2-D TEE, (b) ...") are shared by all panels, and MedICaT leaves shared words out of
+    subcaptions; they stay where a panel has no words of its own."""
+    letters = {l for m in markers for l in m.labels if len(l) == 1}
+    if len(letters) < 2 or all(set(m.labels) == letters for m in markers):
+        return  # no marker names fewer panels: nothing tells shared words from panel words
+    if letters != {chr(ord("a") + i) for i in range(len(letters))}:
+        return  # "(b) and (c)" where the caption never names a: not every panel of the figure
+    for mk in markers:
+        if set(mk.labels) != letters or len(mk.labels) < 2:
+            continue
+        shared = [(x, y) for x, y in spans.get(mk.labels[0], []) if mk.end <= x or y <= mk.start]
+        near = [(x, y) for x, y in shared if (mk.end <= x and x - mk.end <= 3) or (y <= mk.start and mk.start - y <= 3)]
+        for label in mk.labels:
+            own = [p for p in spans[label] if p not in near]
+            if own:
+                spans[label] = own
