@@ -166,21 +166,28 @@ def test_a_ggplot_chart_is_not_cut_at_a_strip_of_its_plot_fill():
     assert not result.compound
 
 
-def _pictures_joined_by_zoom_lines() -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+def _pictures_joined_by_zoom_lines(letters: bool = True) -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
     """Two textured pictures side by side on white, with two thin zoom lines drawn from the
-    left one across the white gap to the right one (an inset and its enlargement)."""
+    left one across the white gap to the right one (an inset and its enlargement); a panel
+    letter above each picture's top-left corner."""
     import numpy as np
     from PIL import ImageDraw
 
+    from medfig.compound.preview import preview_font
+
     rng = np.random.default_rng(5)
-    image = Image.new("RGB", (640, 400), "white")
-    boxes = [(10, 60, 250, 300), (290, 10, 630, 390)]
+    image = Image.new("RGB", (640, 420), "white")
+    boxes = [(10, 80, 250, 320), (290, 50, 630, 410)]
     for x0, y0, x1, y1 in boxes:
         photo = np.clip(rng.normal(120, 35, (y1 - y0, x1 - x0, 3)), 0, 210).astype(np.uint8)
         image.paste(Image.fromarray(photo), (x0, y0))
     draw = ImageDraw.Draw(image)
-    draw.line((200, 120, 290, 10), fill="black", width=2)
-    draw.line((200, 200, 290, 389), fill="black", width=2)
+    draw.line((200, 140, 290, 50), fill="black", width=2)
+    draw.line((200, 220, 290, 409), fill="black", width=2)
+    if letters:
+        font = preview_font(30)
+        draw.text((12, 40), "A", fill="black", font=font)
+        draw.text((292, 8), "B", fill="black", font=font)
     return image, boxes
 
 
@@ -189,10 +196,11 @@ def test_panels_the_caption_names_are_found_across_zoom_lines_drawn_over_their_g
     result = analyze_compound(image, "Study area. (A) The country and its regions. (B) The state enlarged.")
     assert result.compound
     assert len(result.subfigures) == 2
-    for sub, box in zip(sorted(result.subfigures, key=lambda s: s.box_px[0]), boxes):
-        assert iou(sub.box_px, box) > 0.9
-    assert [s.subcaption for s in sorted(result.subfigures, key=lambda s: s.box_px[0])] == [
-        "The country and its regions.", "The state enlarged."]
+    ordered = sorted(result.subfigures, key=lambda s: s.box_px[0])
+    for sub, box in zip(ordered, boxes):
+        assert iou(sub.box_px, box) > 0.8
+    assert [s.label for s in ordered] == ["a", "b"]
+    assert [s.subcaption for s in ordered] == ["The country and its regions.", "The state enlarged."]
 
 
 def test_without_panel_names_lines_across_a_gap_still_join_what_they_cross():
@@ -200,6 +208,13 @@ def test_without_panel_names_lines_across_a_gap_still_join_what_they_cross():
     # are joined by lines is one panel
     image, _ = _pictures_joined_by_zoom_lines()
     assert not analyze_compound(image, "Study area and the state enlarged.").compound
+
+
+def test_caption_letters_the_image_does_not_print_cut_nothing_across_lines():
+    # "(A)", "(B)" may name points of one drawing: without those letters printed one to a piece,
+    # the lines across the gap still join it
+    image, _ = _pictures_joined_by_zoom_lines(letters=False)
+    assert not analyze_compound(image, "Study area. (A) The country and its regions. (B) The state enlarged.").compound
 
 
 def test_a_map_and_its_enlargement_joined_by_zoom_lines_are_two_panels():

@@ -87,6 +87,22 @@ def _panel_score(box: PixelBox, layout: PanelLayout, labelled: bool) -> float:
 NAMED_PANELS_GAP_INK = (0.01, 0.02, 0.035, 0.05)
 
 
+def _letters_in_separate_pieces(read: list[PanelLabel], letters: set[str], pieces: list) -> int:
+    """How many pieces hold a caption letter read in the image (near their top or bottom edge
+    or inside them), a different letter in each?"""
+    owners: dict[int, str] = {}
+    for label in read:
+        if label.text.lower() not in letters:
+            continue
+        cx, cy = (label.box[0] + label.box[2]) / 2, (label.box[1] + label.box[3]) / 2
+        for i, p in enumerate(pieces):
+            reach = 0.15 * max(p[2] - p[0], p[3] - p[1])
+            if p[0] - reach <= cx <= p[2] + reach and p[1] - reach <= cy <= p[3] + reach and i not in owners:
+                owners[i] = label.text.lower()
+                break
+    return len(set(owners.values()))
+
+
 def analyze_compound(
     image: Image.Image | str | Path | bytes,
     caption: str = "",
@@ -140,11 +156,14 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
             # lines drawn across the gaps (an inset's zoom lines, connectors from a picture to its
             # charts) leave no empty row or column: look again for gaps that hold a little ink, the
             # least ink first, and take the first split into no more pieces than the caption names
+            # whose pieces carry two of the caption's letters, each in its own piece (letters the
+            # caption names for points of one drawing do not fall one to a piece)
             for gap_ink in NAMED_PANELS_GAP_INK:
                 relaxed = find_panels(img, gap_ink_fraction=gap_ink)
                 if 2 <= len(relaxed.panels) <= len([l for l in letters if l.isalpha()]):
-                    layout, panels, compound = relaxed, list(relaxed.panels), True
-                    ocr = find_panel_labels(img, layout, letters)
+                    read = find_panel_labels(img, relaxed, letters)
+                    if _letters_in_separate_pieces(read, letters, relaxed.panels) >= 2:
+                        layout, panels, compound, ocr = relaxed, list(relaxed.panels), True, read
                     break
     n_letters = len([l for l in parsed.labels if len(l) == 1])
     n_pieces = len(layout.panels)
