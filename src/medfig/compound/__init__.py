@@ -152,14 +152,17 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
         if anchored is not None and len(anchored) >= 2:
             panels, compound = anchored, True
             layout.panels = list(anchored)
-        elif layout.background_light:
-            # lines drawn across the gaps (an inset's zoom lines, connectors from a picture to its
-            # charts) leave no empty row or column: look again for gaps that hold a little ink, the
-            # least ink first, and take the first split into no more pieces than the caption names
-            # whose pieces carry two of the caption's letters, each in its own piece (letters the
-            # caption names for points of one drawing do not fall one to a piece)
-            for gap_ink in NAMED_PANELS_GAP_INK:
-                relaxed = find_panels(img, gap_ink_fraction=gap_ink)
+        else:
+            # Look again with looser gaps, and take the first split into no more pieces than the
+            # caption names whose pieces carry two of its letters, one to a piece (letters a caption
+            # names for points of one drawing do not fall one to a piece). Light figures: lines drawn
+            # across the gaps (an inset's zoom lines, connectors to charts) leave no empty row or
+            # column, so gaps may hold a little ink, the least first. Dark figures: every black gap,
+            # also between pictures with black margins of their own, which _dark_cut_ok refuses.
+            tries = ([{"gap_ink_fraction": g} for g in NAMED_PANELS_GAP_INK] if layout.background_light
+                     else [{"check_dark_cuts": False}])
+            for loose in tries:
+                relaxed = find_panels(img, **loose)
                 if 2 <= len(relaxed.panels) <= len([l for l in letters if l.isalpha()]):
                     read = find_panel_labels(img, relaxed, letters)
                     if _letters_in_separate_pieces(read, letters, relaxed.panels) >= 2:

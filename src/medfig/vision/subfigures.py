@@ -210,6 +210,7 @@ def _cut(
     dark: bool = False,
     trim_ink: np.ndarray | None = None,
     gap_ink: float = GAP_INK_FRACTION,
+    check_dark_cuts: bool = True,
 ) -> None:
     # In a dark figure only white margins are trimmed: black borders belong to the images.
     trim_ink = ink if trim_ink is None else trim_ink
@@ -258,7 +259,7 @@ def _cut(
         else:
             edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
             pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
-        if checked:
+        if checked and check_dark_cuts:
             content = [t for t in (_trim(ink, p) for p in pieces) if t is not None]
             if not _dark_cut_ok(ink, content, ink.shape[1], ink.shape[0]):
                 pieces = []
@@ -268,7 +269,7 @@ def _cut(
         leaves.append(trimmed)
         return
     for p in pieces:
-        _cut(ink, gray, p, min_gap, leaves, depth + 1, dark, trim_ink, gap_ink)
+        _cut(ink, gray, p, min_gap, leaves, depth + 1, dark, trim_ink, gap_ink, check_dark_cuts)
 
 
 FLAT_BLACK = 3  # page black a composite is pasted on: no image noise at all
@@ -295,10 +296,12 @@ def _is_panel(box: PixelBox, width: int, height: int) -> bool:
         and w * h >= MIN_PANEL_AREA_FRACTION * width * height
     )
 
-def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION) -> PanelLayout:
+def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION, check_dark_cuts: bool = True) -> PanelLayout:
     """Split a figure image into panel boxes and small text blocks (see module doc).
     ``gap_ink_fraction``: the share of ink a row or column of a light figure may hold and still be
-    a gap (raised only where the caption says the figure has panels the default found no gap between)."""
+    a gap; ``check_dark_cuts=False`` cuts a dark figure at every black gap, without
+    ``_dark_cut_ok``'s checks (both only where the caption says the figure has panels the default
+    found no gap between, and its letters then confirm the split)."""
     width, height = image.size
     scale = 1.0
     work = image
@@ -318,7 +321,8 @@ def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION) 
     else:
         # dark figure: black gaps separate panels too, under the checks of _dark_cut_ok
         dark_ink = ~((gray <= DARK_LEVEL) | (gray >= 235))
-        _cut(dark_ink, gray, (0, 0, w, h), min_gap=3, leaves=leaves, dark=True, trim_ink=gray < 235)
+        _cut(dark_ink, gray, (0, 0, w, h), min_gap=3, leaves=leaves, dark=True, trim_ink=gray < 235,
+             check_dark_cuts=check_dark_cuts)
     panels = [b for b in leaves if _is_panel(b, w, h)]
     small = [b for b in leaves if not _is_panel(b, w, h)]
     # where no gap was found at all, pictures pasted edge to edge still meet along a seam. Where the
