@@ -278,3 +278,19 @@ def test_pictures_on_black_the_caption_names_and_the_image_letters_are_split():
 def test_two_slices_on_black_without_printed_letters_stay_one_picture():
     image, _ = _two_slices_on_black(letters=False)
     assert not analyze_compound(image, "CT of the abdomen. (A) Before treatment. (B) After treatment.").compound
+
+
+def test_a_narrow_picture_pasted_on_a_black_page_gets_its_own_box_not_the_page_round_it():
+    # the page black round a narrow radiograph took most of its piece, so the trim was refused
+    # (it guards an MRI's own black field); a picture lit all along its four edges is pasted
+    import numpy as np
+
+    from medfig.vision.subfigures import find_panels
+
+    rng = np.random.default_rng(11)
+    page = np.zeros((400, 600, 3), np.uint8)
+    boxes = [(20, 20, 380, 380), (420, 60, 520, 340)]
+    for x0, y0, x1, y1 in boxes:
+        page[y0:y1, x0:x1] = rng.integers(30, 220, (y1 - y0, x1 - x0, 1), dtype=np.uint8)
+    panels = sorted(find_panels(Image.fromarray(page)).panels)
+    assert panels == boxes

@@ -280,11 +280,23 @@ def _trim_flat_black(gray: np.ndarray, box: PixelBox) -> PixelBox:
     figure: the black gaps the XY-cut did not cut leave the outer panels reaching to the
     figure edge. A radiograph's own dark margin carries noise and is kept."""
     x0, y0, x1, y1 = box
-    trimmed = _bounds(gray[y0:y1, x0:x1] > FLAT_BLACK, x0, y0)
+    lit = gray > FLAT_BLACK
+    trimmed = _bounds(lit[y0:y1, x0:x1], x0, y0)
     if trimmed is None:
         return box
-    # only a margin, never the picture: keep the box when the trim would take most of it
-    return trimmed if area(trimmed) >= 0.5 * area(box) else box
+    # only a margin, never the picture: keep the box when the trim would take most of it (an
+    # MRI's own field of pure black round the head), unless what is left is a pasted picture,
+    # lit all along its four edges (a narrow radiograph on a black page)
+    return trimmed if area(trimmed) >= 0.5 * area(box) or _filled_to_its_edges(lit, trimmed) else box
+
+
+PASTED_EDGE_LIT = 0.9  # share of a pasted picture's edge pixels that are not page black
+
+
+def _filled_to_its_edges(lit: np.ndarray, box: PixelBox) -> bool:
+    x0, y0, x1, y1 = box
+    sub = lit[y0:y1, x0:x1]
+    return min(sub[0].mean(), sub[-1].mean(), sub[:, 0].mean(), sub[:, -1].mean()) >= PASTED_EDGE_LIT
 
 
 def _is_panel(box: PixelBox, width: int, height: int) -> bool:
