@@ -87,7 +87,7 @@ def _panel_score(box: PixelBox, layout: PanelLayout, labelled: bool) -> float:
 NAMED_PANELS_GAP_INK = (0.01, 0.02, 0.035, 0.05)
 
 
-def _letters_in_separate_pieces(read: list[PanelLabel], letters: set[str], pieces: list) -> int:
+def _letters_in_separate_pieces(read: list[PanelLabel], letters: set[str], pieces: list[PixelBox]) -> int:
     """How many pieces hold a caption letter read in the image (near their top or bottom edge
     or inside them), a different letter in each?"""
     owners: dict[int, str] = {}
