@@ -294,3 +294,20 @@ def test_a_narrow_picture_pasted_on_a_black_page_gets_its_own_box_not_the_page_r
         page[y0:y1, x0:x1] = rng.integers(30, 220, (y1 - y0, x1 - x0, 1), dtype=np.uint8)
     panels = sorted(find_panels(Image.fromarray(page)).panels)
     assert panels == boxes
+
+
+def test_a_looser_split_is_taken_only_where_its_pieces_carry_the_captions_letters():
+    from medfig.compound import _looser_split
+    from medfig.vision.subfigures import find_panels
+
+    lettered, boxes = _two_slices_on_black(letters=True)
+    found = _looser_split(lettered, find_panels(lettered), {"a", "b"}, 2, lettered=None)
+    assert found is not None
+    layout, read = found
+    assert len(layout.panels) == 2
+    assert {label.text.lower() for label in read} >= {"a", "b"}
+    # the same pieces without letters printed in them: no evidence, no split
+    bare, _ = _two_slices_on_black(letters=False)
+    assert _looser_split(bare, find_panels(bare), {"a", "b"}, 2, lettered=None) is None
+    # more pieces wanted than the caption names: none
+    assert _looser_split(lettered, find_panels(lettered), {"a", "b"}, 3, lettered=None) is None

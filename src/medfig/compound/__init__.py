@@ -103,6 +103,30 @@ def _letters_in_separate_pieces(read: list[PanelLabel], letters: set[str], piece
     return len(set(owners.values()))
 
 
+def _looser_split(img: Image.Image, layout: PanelLayout, letters: set[str], fewest: int,
+                  lettered: int | None) -> tuple[PanelLayout, list[PanelLabel]] | None:
+    """The figure cut again with looser gaps, and the letters read on it, where the caption names
+    more panels than the cut found: the first split into ``fewest`` to as many pieces as the
+    caption names whose pieces carry ``lettered`` of its letters one to a piece (None: every
+    piece; letters a caption names for points of one drawing do not fall one to a piece), else
+    None. Light figures: lines drawn across the gaps (an inset's zoom lines, connectors to charts)
+    leave no empty row or column, so gaps may hold a little ink, the least first. Dark figures:
+    every black gap, also between pictures with black margins of their own, which the dark cut's
+    checks refuse."""
+    named = len([l for l in letters if l.isalpha()])
+    tries = ([{"gap_ink_fraction": g} for g in NAMED_PANELS_GAP_INK] if layout.background_light
+             else [{"check_dark_cuts": False}])
+    for loose in tries:
+        relaxed = find_panels(img, **loose)
+        if fewest <= len(relaxed.panels) <= named:
+            read = find_panel_labels(img, relaxed, letters)
+            needed = len(relaxed.panels) if lettered is None else lettered
+            if _letters_in_separate_pieces(read, letters, relaxed.panels) >= needed:
+                return relaxed, read
+            return None
+    return None
+
+
 def analyze_compound(
     image: Image.Image | str | Path | bytes,
     caption: str = "",
@@ -142,9 +166,17 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
     panels = list(layout.panels)
     ocr: list[PanelLabel] = []
     letters = {l for l in parsed.labels if len(l) == 1}
+    named = len([l for l in letters if l.isalpha()])
     if alignment == "label" and compound:
         ocr = find_panel_labels(img, layout, letters)
-    elif alignment == "label" and boxes is None and len([l for l in letters if l.isalpha()]) >= 2:
+        if boxes is None and len(panels) < named:
+            # fewer pieces than the caption names: looser gaps may part the rest, if each piece
+            # they give carries a letter of its own
+            looser = _looser_split(img, layout, letters, len(panels) + 1, lettered=None)
+            if looser is not None:
+                layout, ocr = looser
+                panels = list(layout.panels)
+    elif alignment == "label" and boxes is None and named >= 2:
         # One piece, but the caption names two or more panels: radiology on black with black
         # gaps the XY-cut may not cut. If the letters are read where panels start, cut there.
         ocr = find_panel_labels(img, layout, letters)
@@ -153,21 +185,10 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
             panels, compound = anchored, True
             layout.panels = list(anchored)
         else:
-            # Look again with looser gaps, and take the first split into no more pieces than the
-            # caption names whose pieces carry two of its letters, one to a piece (letters a caption
-            # names for points of one drawing do not fall one to a piece). Light figures: lines drawn
-            # across the gaps (an inset's zoom lines, connectors to charts) leave no empty row or
-            # column, so gaps may hold a little ink, the least first. Dark figures: every black gap,
-            # also between pictures with black margins of their own, which _dark_cut_ok refuses.
-            tries = ([{"gap_ink_fraction": g} for g in NAMED_PANELS_GAP_INK] if layout.background_light
-                     else [{"check_dark_cuts": False}])
-            for loose in tries:
-                relaxed = find_panels(img, **loose)
-                if 2 <= len(relaxed.panels) <= len([l for l in letters if l.isalpha()]):
-                    read = find_panel_labels(img, relaxed, letters)
-                    if _letters_in_separate_pieces(read, letters, relaxed.panels) >= 2:
-                        layout, panels, compound, ocr = relaxed, list(relaxed.panels), True, read
-                    break
+            looser = _looser_split(img, layout, letters, 2, lettered=2)
+            if looser is not None:
+                layout, ocr = looser
+                panels, compound = list(layout.panels), True
     n_letters = len([l for l in parsed.labels if len(l) == 1])
     n_pieces = len(layout.panels)
     if compound and boxes is None and (unnamed_and_unlike(panels, sorted(letters), ocr) or one_drawing(img, panels, layout.text_blocks, sorted(letters), ocr)):
