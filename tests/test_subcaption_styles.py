@@ -417,7 +417,7 @@ def test_a_range_marker_whose_text_opens_with_the_article_a_keeps_its_range():
 
 # ------------------------------------------------------------ words every panel shares
 # Captions of the ROCO test split (roco_v1_text/data/test, ids named) read for issue 16's caption
-# benchmark (benchmarks/subcaptions_roco.py) and of pmc_hindawi_xml_pdf; expected text by reading.
+# benchmark (benchmarks/subcaptions_unseen.py) and of pmc_hindawi_xml_pdf; expected text by reading.
 
 
 def test_a_clause_with_its_own_head_after_the_first_item_leaves_the_head_to_it():
@@ -446,3 +446,22 @@ def test_a_group_marker_is_not_every_panel_when_the_caption_never_names_a():
     got = subs(caption)
     assert "decrease in memory retention in V12" in got["b"]
     assert "decrease in memory retention in V12" in got["c"]
+
+
+def test_markers_followed_by_capitalised_descriptions_after_a_title_lead_their_text():
+    # jats_xml_only/PMC9000000.xml Fig3: the title has no full stop; each marker opens a
+    # description that starts with a capital, and the last one has its words after it
+    got = subs("Visual feature extraction (a) Visualization of 68 facial landmark location coordinates "
+               "(b) Examples of few action units extracted from Cohn and Kanades database [ 25 ]")
+    assert got["a"] == "Visualization of 68 facial landmark location coordinates"
+    assert got["b"].startswith("Examples of few action units")
+
+
+def test_a_missing_full_stop_before_a_capital_does_not_make_trailing_markers_lead():
+    # Veterinary World PMC6200556 fig3 (pmc_dev_corpus): "(a)" closes its sentence without a full
+    # stop, and "(b)." ends the next: both close their words
+    got = subs("The ChAT RT-PCR product (183 bp) was visualized on 2.5% agarose gel (a) Glyceraldehyde-3–phosphate "
+               "dehydrogenase was run as an internal control of the RT-PCR reaction (165 bp) (b). (1: Marker; "
+               "2: Non treated).")
+    assert got["a"] == "The ChAT RT-PCR product (183 bp) was visualized on 2.5% agarose gel"
+    assert got["b"].startswith("Glyceraldehyde-3–phosphate dehydrogenase was run")

@@ -152,8 +152,10 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
             prev_end = markers[i - 1].end if i > 0 else body_start
             clause = clause_start(caption, mk.start, max(sent[0], prev_end))
             nxt = next((m for m in markers[i + 1 :] if m.start < sent[1]), None)
+            last = [m for m in markers if sent[0] <= m.start < sent[1]][-1]
             style[sent] = _is_leading(caption, caption[max(clause, prev_end) : mk.start], mk,
-                                      caption[mk.end : nxt.start] if nxt is not None else None)
+                                      caption[mk.end : nxt.start] if nxt is not None else None,
+                                      re.search(r"[A-Za-z]{2,}", caption[last.end : sent[1]]) is not None)
     spans: dict[str, list[tuple[int, int]]] = {}
     # "Patient 2 (c, d): ground-glass opacities": what the colon after a trailing marker opens
     # is its text too (kept when the tagger chooses the words)
@@ -321,11 +323,12 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
+_OPENS_A_DESCRIPTION = re.compile(r"\s*[A-Z][a-z]{2,}\b")  # "Visualization", not "CT" or "T2"
 _LIST_JOIN_END = re.compile(r"(?:,|;|\band|\bor)\s*$", re.IGNORECASE)
 _LIST_JOIN_START = re.compile(r"^\s*(?:[,;.:)]|and\b|or\b)", re.IGNORECASE)
 
 
-def _is_leading(caption: str, before: str, mk: Marker, to_next: str | None = None) -> bool:
+def _is_leading(caption: str, before: str, mk: Marker, to_next: str | None = None, last_has_words: bool = False) -> bool:
     """Does the text of this marker follow it? Yes when only punctuation precedes it in its
     clause, the preceding word cannot end a description ("as evidenced by (A) colonoscopy"),
     or the words up to the sentence's next marker run from this one to a list join before that
@@ -336,6 +339,14 @@ def _is_leading(caption: str, before: str, mk: Marker, to_next: str | None = Non
     if after[:1] in (",", ".", ";", ":", ")") or not after:
         return False
     if to_next is not None and to_next.strip() and _LIST_JOIN_END.search(to_next) and not _LIST_JOIN_START.match(to_next):
+        return True
+    if (last_has_words and to_next is not None and _OPENS_A_DESCRIPTION.match(to_next)
+            and not re.search(r"\b(?:and|or)\s*$", to_next)):
+        # "Visual feature extraction (a) Visualization of ... (b) Examples of ...": a capitalised
+        # word right after the marker starts its description, and the sentence's last marker has
+        # words after it; trailing markers are followed by the sentence's next words ("a fluid
+        # collection (A) encasing the graft (B)") or a join, and the last one by its full stop
+        # ("... on agarose gel (a) Glyceraldehyde-3-phosphate ... (165 bp) (b).")
         return True
     words = re.findall(r"[A-Za-z]+", before)
     return bool(words) and words[-1].lower() in _FUNCTION_WORDS

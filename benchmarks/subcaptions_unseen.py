@@ -1,13 +1,16 @@
 """Caption parsing alone on captions of journals medfig was never developed on: which panels a
 caption names, and each panel's words (the subcaption half of MedICaT's metric).
 
-    .venv/bin/python benchmarks/subcaptions_roco.py [--show]
+    .venv/bin/python benchmarks/subcaptions_unseen.py [--set roco|jats] [--show]
 
-Gold: benchmarks/gold/subcaptions/roco_gold.json (how it was made: NOTES.md beside it): 70
-captions of the ROCO test split (roco_v1_text, read in place; the gold keeps ROCO ids and
-character offsets, not the text) drawn at random among those holding something that might be a
-panel marker ("(A)", "a)", "(left)", "right", ...). Many name no panel ("the femoral head
-(right)"): telling those apart is half the task. Annotated by reading, without parser output.
+Gold (how it was made: benchmarks/gold/subcaptions/NOTES.md), captions read in place from
+../shared/data, the gold keeping ids and character offsets, not the text:
+- ``roco`` (roco_gold.json): 70 captions of the ROCO test split (roco_v1_text) drawn at random
+  among those holding something that might be a panel marker ("(A)", "a)", "(left)", "right",
+  ...). Many name no panel ("the femoral head (right)"): telling those apart is half the task.
+- ``jats`` (jats_gold.json): 50 figure captions of the JATS XML files in jats_xml_only (16
+  articles, several journals) holding a possible marker, most of them of compound figures.
+Annotated by reading, without parser output.
 
 Scores, over captions (``parse_subcaptions`` + ``refine_subcaptions``: the caption half of what
 ``medfig compound`` runs):
@@ -28,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import DATA, GOLD, format_table  # noqa: E402
 
-GOLD_FILE = GOLD / "subcaptions" / "roco_gold.json"
+GOLD_FILES = {"roco": GOLD / "subcaptions" / "roco_gold.json", "jats": GOLD / "subcaptions" / "jats_gold.json"}
 
 
 def roco_captions() -> dict[str, str]:
@@ -38,6 +41,25 @@ def roco_captions() -> dict[str, str]:
             if "\t" in line:
                 key, caption = line.split("\t", 1)
                 out.setdefault(key.strip(), caption.strip())
+    return out
+
+
+def jats_captions() -> dict[str, str]:
+    """``file#figure-id`` -> the figure's caption text (whitespace runs made one space)."""
+    import re
+
+    from lxml import etree
+
+    out: dict[str, str] = {}
+    folder = DATA / "jats_xml_only"
+    for path in sorted(list(folder.rglob("*.xml")) + list(folder.rglob("*.nxml"))):
+        root = etree.parse(str(path), etree.XMLParser(recover=True, huge_tree=True, resolve_entities=False))
+        for fig in root.iter("{*}fig", "fig"):
+            caption = next(iter(fig.iter("{*}caption", "caption")), None)
+            if caption is None:
+                continue
+            label = "".join(x.text or "" for x in fig.iter("{*}label", "label"))
+            out.setdefault(f"{path.name}#{fig.get('id') or label}", re.sub(r"\s+", " ", " ".join(caption.itertext())).strip())
     return out
 
 
@@ -68,10 +90,11 @@ def main() -> int:
     from medfig.text.subcaptions import parse_subcaptions
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", default="roco", choices=sorted(GOLD_FILES), help="which gold captions")
     ap.add_argument("--show", action="store_true", help="print every caption the parser gets wrong")
     args = ap.parse_args()
-    captions = roco_captions()
-    gold = json.loads(GOLD_FILE.read_text())["captions"]
+    captions = roco_captions() if args.set == "roco" else jats_captions()
+    gold = json.loads(GOLD_FILES[args.set].read_text())["captions"]
     tp = fp = fn = tn = same_labels = 0
     f1s: list[float] = []
     for rec in gold:
@@ -103,7 +126,8 @@ def main() -> int:
         ["label set exact", f"{same_labels / n:.2f}", f"{same_labels} of {n} captions"],
         ["subcaption F1 (MedICaT tokens)", f"{100 * sum(f1s) / max(1, len(f1s)):.1f}", f"{len(f1s)} scored gold panels"],
     ]
-    print("\nROCO test captions (journals medfig was not developed on): caption parsing alone")
+    source = "ROCO test captions" if args.set == "roco" else "JATS figure captions (jats_xml_only)"
+    print(f"\n{source}, journals medfig was not developed on: caption parsing alone")
     print(format_table(["measure", "value", "of"], rows, align="lrl"))
     return 0
 
