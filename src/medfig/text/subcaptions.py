@@ -390,8 +390,7 @@ def _drop_all_panel_text(caption: str, markers: list[Marker], spans: dict[str, l
     for mk in markers:
         if set(mk.labels) != letters or len(mk.labels) < 2:
             continue
-        shared = [(x, y) for x, y in spans.get(mk.labels[0], []) if mk.end <= x or y <= mk.start]
-        near = [(x, y) for x, y in shared if (mk.end <= x and x - mk.end <= 3) or (y <= mk.start and mk.start - y <= 3)]
+        near = [(x, y) for x, y in spans.get(mk.labels[0], []) if mk.end <= x <= mk.end + 3 or mk.start - 3 <= y <= mk.start]
         for label in mk.labels:
             own = [p for p in spans[label] if p not in near]
             if own:

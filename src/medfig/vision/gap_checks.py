@@ -3,8 +3,8 @@
 The XY-cut (:mod:`medfig.vision.subfigures`) finds runs of rows or columns that are background;
 the checks here keep those that separate panels and drop those inside one chart: a run an axis
 line crosses, a strip of a chart's tinted plot fill its grid lines cross; and they add one kind
-the ink test misses, a white rule between two photos that holds a JPEG speck. Runs are ``(start, end)`` row or column
-indices of the region, end exclusive.
+the ink test misses, a white rule between two photos that holds a JPEG speck. Runs are
+``(start, end)`` row or column indices of the region, end exclusive.
 """
 
 from __future__ import annotations
@@ -41,17 +41,7 @@ def between_pictures(ink: np.ndarray, gray: np.ndarray, axis: int, min_gap: int)
 
 def runs(is_gap: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     """Maximal runs [start, end) of True of length >= min_len, not touching either end."""
-    found: list[tuple[int, int]] = []
-    n = len(is_gap)
-    padded = np.concatenate([[False], is_gap, [False]])
-    diff = np.diff(padded.astype(np.int8))
-    starts = np.flatnonzero(diff == 1)
-    ends = np.flatnonzero(diff == -1)
-    for s, e in zip(starts, ends):
-        if s == 0 or e == n or e - s < min_len:
-            continue
-        found.append((int(s), int(e)))
-    return found
+    return [(s, e) for s, e in runs_anywhere(is_gap, min_len) if s > 0 and e < len(is_gap)]
 
 
 FRAME_EDGE_BAND = 3  # px: a line this close to a region's edge is its frame, not an axis inside it
