@@ -465,3 +465,62 @@ def test_a_missing_full_stop_before_a_capital_does_not_make_trailing_markers_lea
                "2: Non treated).")
     assert got["a"] == "The ChAT RT-PCR product (183 bp) was visualized on 2.5% agarose gel"
     assert got["b"].startswith("Glyceraldehyde-3–phosphate dehydrogenase was run")
+
+
+def test_a_title_without_full_stop_before_a_lone_marker_is_no_panel_text():
+    # jats_xml_only/PMC9500000.xml fig1 (title and text joined without a full stop): "(A)" is
+    # alone in its sentence and a capitalised description follows it, so it leads its text,
+    # which runs on to "(B)"; the title is shared by every panel
+    got = subs("High-throughput screening strategy and validation (A) Schematic illustration of the HTS "
+               "strategy. Organoids carrying the mutation are treated with drug compounds. (B) A deep neural "
+               "network can be used as an efficient classifier.")
+    assert got["a"] == ("Schematic illustration of the HTS strategy. Organoids carrying the mutation are "
+                        "treated with drug compounds.")
+    assert got["b"] == "A deep neural network can be used as an efficient classifier."
+
+
+def test_a_sentence_may_start_with_a_number_but_not_after_no():
+    # jats_xml_only/PMC10777901.xml f001: "... (dotted arrows). 57-old year man with ... ( A )": the
+    # trailing marker's words start at its own sentence, which opens with a digit; ROCO_82351:
+    # "No. 2 PDS suture" does not end a sentence
+    got = subs("PET/CT results of 3 patients showing lesions (dotted arrows). 57-old year man with sigmoid "
+               "primary ( A ) and synchronous carcinoma of left colon ( B ).")
+    assert got["a"] == "57-old year man with sigmoid primary"
+    got = subs("(A) A spinal needle penetrates the capsular portion. (B) Arthroscopic image of No. 2 PDS "
+               "suture material advanced through the needle.")
+    assert got["b"] == "Arthroscopic image of No. 2 PDS suture material advanced through the needle."
+
+
+def test_a_capital_after_a_lower_case_letter_is_the_article_not_a_listed_panel():
+    # jats_xml_only/PMC6500000.xml Fig1 (Nature style "a , A spider plot ..."): "c , A" is panel c
+    # opening with the article, not the list "c, a"
+    got = subs("Clinical response. a , A spider plot of change in laryngeal disease burden is shown. b , "
+               "Representative endoscopic images are displayed. c , A spider plot of the change in pulmonary "
+               "disease burden is shown. d , Representative images from CT scans are displayed.")
+    assert got["a"] == "A spider plot of change in laryngeal disease burden is shown."
+    assert got["c"] == "A spider plot of the change in pulmonary disease burden is shown."
+
+
+def test_references_inside_a_group_marker_text_split_it_between_its_panels():
+    # jats_xml_only/PMC9500000.xml fig3 and plos pbio.0020294 g004: "(D and E) Phenotypic rescue (D)
+    # and adverse effect (E) for the plates": each reference closes its panel's own words, the tail
+    # is both panels'; ROCO_82413: before a reference to two panels "and" joins their items
+    got = subs("(A) Scores. (B) Space. (C) Control wells. (D and E) Phenotypic rescue (D) and adverse effect "
+               "(E) for the 14 individual 96-well plates. (F) Example images.")
+    assert got["d"] == "Phenotypic rescue for the 14 individual 96-well plates."
+    assert got["e"] == "adverse effect for the 14 individual 96-well plates."
+    got = subs("(a–d) Direct blood flow of popliteal artery (a), anterior tibial artery and posterior tibial "
+               "arteries (b, c), and foot arteries (d) was restored after angioplasty")
+    assert got["b"] == got["c"] == "anterior tibial artery and posterior tibial arteries was restored after angioplasty"
+    assert got["d"] == "foot arteries was restored after angioplasty"
+
+
+def test_letters_after_a_group_that_closes_its_words_are_markers_of_their_own():
+    # jats_xml_only/PMC10821037.xml f004: "(in (A, B))" is a trailing group, so the "(B)" after it is
+    # a marker of its own, not a reference inside the group's text
+    caption = ("NEWS-2 is lower in the vaccinated groups ( A ). BNT162b2-vaccinated individuals show higher "
+               "severity ( B ). However, both groups (in ( A , B )) and the non-vaccinated group experience an "
+               "increase over the course of days ( B ).")
+    parsed = parse_subcaptions(caption)
+    assert [m.labels for m in parsed.markers] == [["a"], ["b"], ["a", "b"], ["b"]]
+    assert parsed.get("a").text.startswith("NEWS-2 is lower")

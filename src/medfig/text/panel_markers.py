@@ -57,8 +57,8 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(
-    r"(?<!\b[Ff]ig)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bDr)(?<!\bet al)(?<!\b[A-Za-z])(?<!\bca)(?<!\bapprox)"
-    r"[.!?](?=\s+[A-Za-z(\[]|\s*$)"
+    r"(?<!\b[Ff]ig)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bDr)(?<!\bet al)(?<!\b[A-Za-z])(?<!\bca)(?<!\bapprox)(?<!\b[Nn]o)"
+    r"[.!?](?=\s+[A-Za-z(\[]|\s+\d|\s*$)"
 )
 _CLAUSE_PUNCT = ";:"
 # "... in a. " or a dotted abbreviation ("... as s.e.m. ", "s.d. ") right before a marker
@@ -254,7 +254,8 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
                 continue
         if m.start() > 0 and caption[m.start() - 1].isalnum():
             continue
-        leading.append(Marker(expand_labels(m[1]), m.start(), m.end(), "leading"))
+        letters, end = _one_case(m)
+        leading.append(Marker(expand_labels(letters), m.start(), end, "leading"))
     markers += _leading_run(caption, leading)
     seen = {l for m in markers if m.kind == "leading" for l in m.labels}
     if len(seen) < 2:
@@ -286,6 +287,19 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
     if not any(m.kind != "position" for m in markers):
         markers = sorted(markers + _inline_letters(caption, body_start), key=lambda m: m.start)
     return _plausible(_group(caption, markers))
+
+
+def _one_case(m: re.Match) -> tuple[str, int]:
+    """A run of leading letters keeps one case: in "c , A spider plot of ..." the capital is
+    the article opening c's words, not a panel listed with c. Returns the letters and where
+    the marker ends."""
+    text = m[1]
+    letters = [(i, ch) for i, ch in enumerate(text) if ch.isalpha() and len(ch) == 1
+               and (i == 0 or not text[i - 1].isalpha()) and (i + 1 == len(text) or not text[i + 1].isalpha())]
+    other = next((i for i, ch in letters if ch.isupper() != text[0].isupper()), None)
+    if other is None:
+        return text, m.end()
+    return text[:other], m.start(1) + other
 
 
 def _heads_next_marker(caption: str, marker: Marker, markers: list[Marker]) -> bool:

@@ -133,10 +133,11 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
     caption = caption or ""
     body_start = caption_body_start(caption)
     markers = find_markers(caption, body_start)
+    sentences = sentence_spans(caption, body_start)
+    markers, groups = _fold_inner_references(caption, markers, sentences)
     parsed = ParsedCaption(caption=caption, markers=markers)
     if not markers:
         return parsed
-    sentences = sentence_spans(caption, body_start)
 
     def sentence_of(pos: int) -> tuple[int, int]:
         for a, b in sentences:
@@ -153,14 +154,17 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
             clause = clause_start(caption, mk.start, max(sent[0], prev_end))
             nxt = next((m for m in markers[i + 1 :] if m.start < sent[1]), None)
             last = [m for m in markers if sent[0] <= m.start < sent[1]][-1]
+            # a marker alone in its sentence runs to the sentence end ("Screening strategy
+            # and validation (A) Schematic illustration of ...": a title without a full stop)
             style[sent] = _is_leading(caption, caption[max(clause, prev_end) : mk.start], mk,
-                                      caption[mk.end : nxt.start] if nxt is not None else None,
+                                      caption[mk.end : nxt.start if nxt is not None else sent[1]],
                                       re.search(r"[A-Za-z]{2,}", caption[last.end : sent[1]]) is not None)
     spans: dict[str, list[tuple[int, int]]] = {}
     # "Patient 2 (c, d): ground-glass opacities": what the colon after a trailing marker opens
     # is its text too (kept when the tagger chooses the words)
     after_colon: dict[str, tuple[int, int]] = {}
     order: list[str] = []
+    referenced: set[str] = set()  # panels whose words the group's inner references mark
     for i, mk in enumerate(markers):
         s_start, s_end = sentence_of(mk.start)
         prev_end = markers[i - 1].end if i > 0 else body_start
@@ -197,8 +201,10 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         pieces = [q for x, y in pieces for q in _drop_statistics(caption, x, y)]
         pieces = [(x, y) for x, y in pieces if y > x]
         per_label = {label: pieces for label in mk.labels}
-        if mk.kind == "leading" and len(mk.labels) > 1 and len(pieces) == 1:
+        if (mk.kind == "leading" or i in groups) and len(mk.labels) > 1 and len(pieces) == 1:
             per_label = _split_by_inner_references(caption, pieces[0], mk.labels)
+            if i in groups:
+                referenced.update(mk.labels)
         for label in mk.labels:
             if label not in spans:
                 spans[label] = []
@@ -211,6 +217,8 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         learned = tagger.subcaption_spans(caption, markers, body_start, spans)
         # a panel the tagger leaves without words keeps the rules' text: never emptier
         for label in order:
+            if label in referenced:
+                continue  # the caption's own references beat the tagger's guess
             trimmed = [x for x in (_strip_span(caption, a, b) for a, b in learned.get(label, [])) if x[1] > x[0]]
             colon_piece = after_colon.get(label)
             if trimmed and colon_piece and not any(x < colon_piece[1] and colon_piece[0] < y for x, y in trimmed):
@@ -252,6 +260,31 @@ def _last_panel_end(caption: str, sentences: list[tuple[int, int]], spans: dict[
     return end
 
 
+def _fold_inner_references(caption: str, markers: list[Marker],
+                           sentences: list[tuple[int, int]]) -> tuple[list[Marker], set[int]]:
+    """"(D and E) Phenotypic rescue (D) and adverse effect (E) for the 14 plates": bracketed
+    letters of a group that sit inside its sentence after words are references marking each
+    panel's own words, not markers of their own. They are dropped from the markers; the
+    returned indices name the groups whose text :func:`_split_by_inner_references` divides.
+    A letter that opens its clause ("(a, b) A 35-year-old man. (a) Axial CT ...") stays, and so
+    do letters after a group that does not open its own clause ("individuals (in (A, B)) and
+    the non-vaccinated group ... (B)"): its text precedes it."""
+    keep: list[Marker] = []
+    groups: set[int] = set()
+    group: Marker | None = None
+    for mk in markers:
+        if group is not None and mk.kind == "bracketed" and set(mk.labels) <= set(group.labels):
+            same_sentence = any(a <= group.start and mk.start < b for a, b in sentences)
+            clause = clause_start(caption, mk.start, group.end)
+            if same_sentence and not only_punct(caption[clause : mk.start]):
+                groups.add(len(keep) - 1)
+                continue
+        opens = only_punct(caption[clause_start(caption, mk.start, keep[-1].end if keep else 0) : mk.start])
+        group = mk if len(mk.labels) > 1 and mk.kind != "position" and opens else None
+        keep.append(mk)
+    return keep, groups
+
+
 def _split_by_inner_references(caption: str, span: tuple[int, int], labels: list[str]) -> dict[str, list[tuple[int, int]]]:
     """Nature style "c, d Simulated image (c), ..., and ABF image (d) showing ...": the
     bracketed letters inside a multi-panel text mark the end of each panel's own words.
@@ -273,9 +306,10 @@ def _split_by_inner_references(caption: str, span: tuple[int, int], labels: list
     previous: list[str] = []
     for m, ls in inner:
         cut = start
-        if previous:
+        if previous and len(ls) == 1:
             # "(c), indicating X, and ABF image (d)": words up to the last "and" still
-            # describe the previous panel
+            # describe the previous panel; before a reference to several panels the "and"
+            # joins their items ("artery (a), anterior and posterior arteries (b, c)")
             joins = list(re.finditer(r",?\s+and\s+", caption[start : m.start()]))
             if joins:
                 cut = start + joins[-1].start()
