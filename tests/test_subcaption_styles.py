@@ -524,3 +524,19 @@ def test_letters_after_a_group_that_closes_its_words_are_markers_of_their_own():
     parsed = parse_subcaptions(caption)
     assert [m.labels for m in parsed.markers] == [["a"], ["b"], ["a", "b"], ["b"]]
     assert parsed.get("a").text.startswith("NEWS-2 is lower")
+
+
+def test_a_letter_run_ending_on_a_colon_opens_the_panel_list_after_a_title():
+    # PubLayNet page PMC5447509 (figure_bbox_ground_truth): the title has no full stop before "A–B:";
+    # the colon run starting at a outvotes the channel names "(A1–A4)" in brackets
+    caption = ("EEG and optical imaging acquisition data A–B: A patch comprising four pairs of optical fibers "
+               "has been positioned in the middle of the forehead. The four channels (A1–A4) differed in the "
+               "distance between the emitter and the detector. C: 9 electrodes were disposed according to the "
+               "10–20 system, with a frontal reference.")
+    got = subs(caption)
+    assert sorted(got) == ["a", "b", "c"]
+    assert got["a"] == got["b"]
+    assert got["a"].startswith("A patch comprising")
+    assert got["c"].startswith("9 electrodes were disposed")
+    # a colon alone does not make a list of a letter that does not start at a: "Hepatitis B: ..."
+    assert subs("Serology of the patient with hepatitis B: positive core antibodies. C: liver biopsy.") == {}

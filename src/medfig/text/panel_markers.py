@@ -250,7 +250,10 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         if m.start() > body_start and not only_punct(caption[clause_start(caption, m.start(), body_start) : m.start()]):
             # "... obtained at 0.30 V in a. d Chronoamperometric ...": a sentence that ends on a
             # panel letter is not taken for an initial; the run order below still guards it
-            if not _LETTER_SENTENCE_END.search(caption, body_start, m.start()):
+            # "... acquisition data A–B: A patch ... C: 9 electrodes": a run that starts at a and
+            # ends on a colon opens the panel list after a title without a full stop
+            opens_list = m[1][:1].lower() == "a" and caption[m.start(1) : m.end()].rstrip().endswith(":")
+            if not _LETTER_SENTENCE_END.search(caption, body_start, m.start()) and not opens_list:
                 continue
         if m.start() > 0 and caption[m.start() - 1].isalnum():
             continue
