@@ -20,6 +20,7 @@ from pathlib import Path
 from PIL import Image
 
 from medfig.compound.align import heuristic_alignment, label_alignment, sub_panel_subcaptions
+from medfig.compound.one_chart import merge_plot_parts
 from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
 from medfig.compound.scaled import analysis_factor_of, resized_for_analysis, scale_box
@@ -191,6 +192,14 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
                 panels, compound = list(layout.panels), True
     n_letters = len([l for l in parsed.labels if len(l) == 1])
     n_pieces = len(layout.panels)
+    if compound and boxes is None:
+        # the bars or facets of one chart (one axis's tick labels for all of them) are one
+        # panel, where the caption names no panels
+        joined = merge_plot_parts(img, panels, layout.text_blocks, ocr)
+        if len(joined) < len(panels) and named < 2:
+            panels = joined
+            layout.panels = list(joined)
+            compound = len(joined) >= 2
     if compound and boxes is None and (unnamed_and_unlike(panels, sorted(letters), ocr) or one_drawing(img, panels, layout.text_blocks, sorted(letters), ocr)):
         compound = False  # no panel names, no image letters, unlike pieces or pieces joined by drawn lines: one panel
     if not compound:

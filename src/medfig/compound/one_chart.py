@@ -1,0 +1,129 @@
+"""Pieces that are the plot parts of one chart, not panels.
+
+The XY-cut cuts a bar chart without an axis line between its bars, and a chart faceted into
+strips at the blank bands between the strips. What tells such pieces from a row (or column) of
+charts is the chart's own axis: a row of charts repeats its y tick labels left of each chart,
+while the bars of one chart share the one column of tick labels left of the first bar; a
+column of charts repeats its x tick labels under each, while the facets of one chart share the
+row under the last facet. Pieces between two tick columns (above one tick row) are one chart.
+Photos are never such pieces, and pieces that carry panel letters of their own stay apart.
+
+Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from medfig.compound.pieces import MIN_TICK_LABELS, within
+from medfig.geometry import PixelBox, union
+from medfig.vision.panel_labels import PanelLabel
+from medfig.vision.seams import is_picture
+
+# Internally a layout is seen along one axis: u runs along the row (x for a row of pieces
+# with y tick labels before it; for a column with x tick labels under it, u is y flipped, so
+# that the tick labels come "before" the pieces there too) and v across it.
+Span = tuple[int, int, int, int]  # u0, v0, u1, v1
+
+
+def _to_uv(b: PixelBox, axis: int) -> Span:
+    return (b[0], b[1], b[2], b[3]) if axis == 0 else (-b[3], b[0], -b[1], b[2])
+
+
+def _from_uv(s: Span, axis: int) -> PixelBox:
+    return (s[0], s[1], s[2], s[3]) if axis == 0 else (s[1], -s[2], s[3], -s[0])
+
+
+def _overlap(a0: int, a1: int, b0: int, b1: int) -> int:
+    return min(a1, b1) - max(a0, b0)
+
+
+def _ticks(blocks: list[Span], axis: int) -> list[Span]:
+    """At least MIN_TICK_LABELS blocks whose edge nearest the plot (u1) agrees within a third
+    of the text height: the tick labels of one axis. Of several such columns (tick labels and
+    the pieces of a rotated axis title beside them) the nearest the plot."""
+    if len(blocks) < MIN_TICK_LABELS:
+        return []
+    heights = sorted((b[3] - b[1]) if axis == 0 else (b[2] - b[0]) for b in blocks)
+    tol = max(2, round(0.35 * heights[len(heights) // 2]))
+    for edge in sorted({b[2] for b in blocks}, reverse=True):
+        run = [b for b in blocks if abs(b[2] - edge) <= tol]
+        if len(run) >= MIN_TICK_LABELS:
+            return run
+    return []
+
+
+def _spans(ticks: list[Span], pieces: list[Span]) -> bool:
+    """Does the tick run reach along every piece (within two text sizes)?"""
+    size = sorted(min(t[2] - t[0], t[3] - t[1]) for t in ticks)[len(ticks) // 2]
+    lo, hi = min(t[1] for t in ticks), max(t[3] for t in ticks)
+    return all(p[1] >= lo - 2 * size and p[3] <= hi + 2 * size for p in pieces)
+
+
+def _bands(pieces: list[Span]) -> list[list[Span]]:
+    """Pieces grouped into rows: each overlaps the row across (v) by half its own extent."""
+    bands: list[list[Span]] = []
+    for p in sorted(pieces, key=lambda s: (s[1], s[0])):
+        for band in bands:
+            v0, v1 = min(q[1] for q in band), max(q[3] for q in band)
+            if _overlap(p[1], p[3], v0, v1) >= 0.5 * (p[3] - p[1]):
+                band.append(p)
+                break
+        else:
+            bands.append([p])
+    return [sorted(band) for band in bands]
+
+
+def _charts_in_band(band: list[Span], texts: list[Span], axis: int) -> list[list[Span]]:
+    """The band's pieces grouped into charts: a new chart starts at a piece with tick labels
+    of its own before it; a group of several pieces comes with its tick labels. [] when the
+    first piece has no axis spanning its group."""
+    v0, v1 = min(p[1] for p in band), max(p[3] for p in band)
+    reach = (v1 - v0) // 6  # the top tick label may sit above the tallest bar
+    v0, v1 = v0 - reach, v1 + reach
+    groups: list[list[Span]] = []
+    axes: list[list[Span]] = []
+    previous_end = None
+    for p in band:
+        before = [t for t in texts if t[2] <= p[0] + 2 and (previous_end is None or t[0] >= previous_end - 2)
+                  and _overlap(t[1], t[3], v0, v1) > 0]
+        ticks = _ticks(before, axis)
+        if ticks or not groups:
+            groups.append([p])
+            axes.append(ticks)
+        else:
+            groups[-1].append(p)
+        previous_end = p[2]
+    if not axes[0] or not all(_spans(ticks, group) for ticks, group in zip(axes, groups) if ticks):
+        return []
+    # a chart of several parts takes in its axis's tick labels: they are the chart's
+    return [group + ticks if len(group) > 1 else group for group, ticks in zip(groups, axes)]
+
+
+def merge_plot_parts(image, boxes: list[PixelBox], text_blocks: list[PixelBox],
+                     ocr_labels: list[PanelLabel]) -> list[PixelBox]:
+    """One box when all the pieces are the plot parts of one chart (see module doc), else the
+    boxes unchanged. Pieces that hold their chart's tick labels inside them (a framed chart)
+    give no evidence here, so a partial join (four bars of two charts into two) is not made:
+    a row of framed charts would look like the bars of the first one's axis."""
+    if len(boxes) < 2:
+        return boxes
+    letters = [l.box for l in ocr_labels if l.text.isalpha() and l.free]
+    gray = None
+    for axis in (0, 1):
+        texts = [_to_uv(t, axis) for t in text_blocks]
+        merged: list[PixelBox] = []
+        for band in _bands([_to_uv(b, axis) for b in boxes]):
+            groups = _charts_in_band(band, texts, axis) if len(band) > 1 else []
+            for group in groups or [[p] for p in band]:
+                parts = [_from_uv(p, axis) for p in group if p in band]
+                if len(parts) > 1:
+                    if gray is None:
+                        gray = np.asarray(image.convert("L"))
+                    lettered = sum(any(within(lb, p) for lb in letters) for p in parts)
+                    if lettered < 2 and not any(is_picture(gray[p[1] : p[3], p[0] : p[2]]) for p in parts):
+                        parts = [tuple(union([_from_uv(p, axis) for p in group]))]
+                merged.extend(parts)  # type: ignore[arg-type]
+        if len(merged) == 1:
+            return merged
+    return boxes
