@@ -123,3 +123,47 @@ def test_a_figure_saved_at_three_times_its_print_size_is_read_at_its_print_size(
     assert text_height(np.asarray(shrunk.convert("L"))) == pytest.approx(ANALYSIS_TEXT_PX, abs=2)
     # a figure whose large text is its print size keeps a readable size
     assert analysis_factor(500, 400, text_px=100.0) == pytest.approx(400 / 500)
+
+
+def _reading(size: tuple[int, int], read_letters: int, confidence: float):
+    """A CompoundResult of ``size`` with one panel per half, ``read_letters`` of them named by
+    their OCR-read letter."""
+    from medfig.compound import CompoundResult
+    from medfig.records import Subfigure
+    from medfig.text.subcaptions import parse_subcaptions
+
+    w, h = size
+    subs = [
+        Subfigure(figure_id="f", box_px=[0, 0, w // 2, h], score=0.9, label="a", label_source="ocr" if read_letters > 0 else "order"),
+        Subfigure(figure_id="f", box_px=[w // 2, 0, w, h], score=0.9, label="b", label_source="ocr" if read_letters > 1 else "order"),
+    ]
+    return CompoundResult(True, subs, None, [], parse_subcaptions("(a) CT. (b) MRI."), confidence, [confidence] * 2)
+
+
+def test_a_shrunk_figure_is_read_at_two_scales_and_the_one_with_more_read_letters_wins(monkeypatch):
+    import medfig.compound as compound
+
+    sizes = []
+
+    def fake_analyze(img, caption, inline_refs, **kwargs):
+        sizes.append(img.size)
+        # the first (larger) reading reads one letter with high confidence, the second both
+        return _reading(img.size, 1, 0.99) if len(sizes) == 1 else _reading(img.size, 2, 0.6)
+
+    monkeypatch.setattr(compound, "_analyze", fake_analyze)
+    img = Image.new("RGB", (3600, 1800), "white")
+    result = compound.analyze_compound(img, "(a) CT. (b) MRI.")
+    assert len(sizes) == 2 and sizes[1][0] < sizes[0][0] < 3600
+    assert sizes[1][0] == pytest.approx(sizes[0][0] * compound.SECOND_READING_TEXT_SCALE, abs=2)
+    assert [s.label_source for s in result.subfigures] == ["ocr", "ocr"]
+    x0, y0, x1, y1 = result.subfigures[1].box_px  # back in the file's own pixels (rounding aside)
+    assert abs(x0 - 1800) <= 3 and (y0, x1, y1) == (0, 3600, 1800)
+
+
+def test_a_figure_read_at_its_own_size_is_read_once(monkeypatch):
+    import medfig.compound as compound
+
+    sizes = []
+    monkeypatch.setattr(compound, "_analyze", lambda img, *a, **k: sizes.append(img.size) or _reading(img.size, 0, 0.5))
+    compound.analyze_compound(Image.new("RGB", (800, 500), "white"), "")
+    assert sizes == [(800, 500)]
