@@ -540,3 +540,29 @@ def test_a_letter_run_ending_on_a_colon_opens_the_panel_list_after_a_title():
     assert got["c"].startswith("9 electrodes were disposed")
     # a colon alone does not make a list of a letter that does not start at a: "Hepatitis B: ..."
     assert subs("Serology of the patient with hepatitis B: positive core antibodies. C: liver biopsy.") == {}
+
+
+def test_nature_letters_inside_a_sentence_fill_the_gaps_of_the_run():
+    # jats_xml_only/PMC10200000.xml Fig3: "b" and "c" sit inside a sentence between the clause-start
+    # letters a and d; the sentence's head is each of its letters' own, not panel a's
+    got = subs("The photothermal effect of the LM and HM. a IR camera image of the LM under light irradiation. "
+               "Light-induced b temperature changes and c ionic current changes of the LM under alternating "
+               "illumination. d IR camera image of the HM under light irradiation.")
+    assert got["a"] == "IR camera image of the LM under light irradiation."
+    assert got["b"] == "Light-induced temperature changes"
+    assert got["c"] == "Light-induced ionic current changes of the LM under alternating illumination."
+    assert got["d"] == "IR camera image of the HM under light irradiation."
+    # "BALB/c mice" (PMC6000000.xml Fig2) and a letter the run does not expect are no markers
+    got = subs("Lungs of infected mice. a , b Eight-week-old female BALB/c mice without infection. c – h Mice "
+               "infected with H5N6.")
+    assert got["a"] == "Eight-week-old female BALB/c mice without infection."
+    assert got["c"] == "Mice infected with H5N6."
+
+
+def test_a_unit_letter_ends_the_sentence_before_the_next_letter_of_the_run():
+    # jats_xml_only/PMC10200000.xml Fig2: "... ranging from 0.01 to 0.5 M. c Conductance ..."
+    got = subs("Transport. a Schematic illustration of the setup. b I – V curves of HM in LiCl ranging from 0.01 "
+               "to 0.5 M. c Conductance measurement of the LM and HM. d I-V curves of the HM.")
+    assert sorted(got) == ["a", "b", "c", "d"]
+    assert got["b"] == "I – V curves of HM in LiCl ranging from 0.01 to 0.5 M."
+    assert got["c"] == "Conductance measurement of the LM and HM."

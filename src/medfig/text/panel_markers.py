@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from medfig.text.letter_runs import fill_gaps, leading_run, one_case
+
 _DASH = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 _L = r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])"  # a one-letter word
 _LIST_SEP = rf"\s*(?:[,;&/]|and|or|[{_DASH}]|to)\s*"
@@ -62,7 +64,9 @@ _SENTENCE_END = re.compile(
 )
 _CLAUSE_PUNCT = ";:"
 # "... in a. " or a dotted abbreviation ("... as s.e.m. ", "s.d. ") right before a marker
-_LETTER_SENTENCE_END = re.compile(r"(?:\s|[a-z]\.)[a-z]\.\s+$")
+# "Light-induced b temperature changes": a lower-case letter other than a, then a lower-case word
+_MID_SENTENCE_LETTER = re.compile(r" [b-z] [a-z]")  # a word of its own: not "BALB/c mice"
+_LETTER_SENTENCE_END = re.compile(r"(?:\s|[a-z]\.)[A-Za-z]\.\s+$")
 SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)", re.IGNORECASE)
 # Sentences of statistics boilerplate ("N = 3 per group.", "Statistic: unpaired t-test.",
 # "Bars represent mean and error shown as s.e.m.", "Data are means ± SD.", "*P < 0.05.")
@@ -83,7 +87,7 @@ class Marker:
     labels: list[str]  # letters lower-cased, or position words ("left", "top-right")
     start: int
     end: int
-    kind: str  # bracketed | half | leading | position
+    kind: str  # bracketed | half | leading | mid (a run's letter inside a sentence) | inline | position
     leading: bool = True
 
 
@@ -244,6 +248,7 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
             half_run.append(labels[-1])
     # Leading bare letters: only a run in alphabetical order counts.
     leading: list[Marker] = []
+    mid: list[Marker] = []  # lower-case letters inside a sentence (Nature: "Light-induced b temperature")
     for m in _LEADING_LETTERS.finditer(caption, body_start):
         if not free(m.start(), m.end()):
             continue
@@ -254,12 +259,14 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
             # ends on a colon opens the panel list after a title without a full stop
             opens_list = m[1][:1].lower() == "a" and caption[m.start(1) : m.end()].rstrip().endswith(":")
             if not _LETTER_SENTENCE_END.search(caption, body_start, m.start()) and not opens_list:
+                if _MID_SENTENCE_LETTER.fullmatch(caption, m.start() - 1, m.end() + 1):
+                    mid.append(Marker([m[1]], m.start(), m.end(), "mid"))
                 continue
         if m.start() > 0 and caption[m.start() - 1].isalnum():
             continue
-        letters, end = _one_case(m)
+        letters, end = one_case(m)
         leading.append(Marker(expand_labels(letters), m.start(), end, "leading"))
-    markers += _leading_run(caption, leading)
+    markers += leading_run(caption, fill_gaps(leading, mid))
     seen = {l for m in markers if m.kind == "leading" for l in m.labels}
     if len(seen) < 2:
         markers = [m for m in markers if m.kind != "leading"]
@@ -292,47 +299,9 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
     return _plausible(_group(caption, markers))
 
 
-def _one_case(m: re.Match) -> tuple[str, int]:
-    """A run of leading letters keeps one case: in "c , A spider plot of ..." the capital is
-    the article opening c's words, not a panel listed with c. Returns the letters and where
-    the marker ends."""
-    text = m[1]
-    letters = [(i, ch) for i, ch in enumerate(text) if ch.isalpha() and len(ch) == 1
-               and (i == 0 or not text[i - 1].isalpha()) and (i + 1 == len(text) or not text[i + 1].isalpha())]
-    other = next((i for i, ch in letters if ch.isupper() != text[0].isupper()), None)
-    if other is None:
-        return text, m.end()
-    return text[:other], m.start(1) + other
-
-
 def _heads_next_marker(caption: str, marker: Marker, markers: list[Marker]) -> bool:
     after = [m.start for m in markers if m.start >= marker.end]
     return bool(after) and only_punct(caption[marker.end:min(after)])
-
-
-def _leading_run(caption: str, leading: list[Marker]) -> list[Marker]:
-    """The bare leading letters that run in order: each starts at the letter after the last
-    one (a, b, c), or at the first letter not yet used when a group skips ("A and D: ...
-    B, C: ..."). A lower-case or punctuated letter of the group just before may come back to
-    describe its own panel ("e, f A 73-year-old woman. e Bilateral GGOs. f 4 days later"); a
-    capital followed by a space is the article "A" there."""
-    run: list[Marker] = []
-    seen: list[str] = []
-    group: list[str] = []  # letters of the last multi-letter marker not yet come back to
-    for mk in leading:
-        first = mk.labels[0]
-        expected = chr(ord(max(seen)) + 1) if seen else "a"
-        unused = next(chr(c) for c in range(ord("a"), ord("z") + 1) if chr(c) not in seen)
-        punctuated = caption[mk.end - 1 : mk.end].strip() != "" or marker_letter(caption, mk).islower()
-        if first in (expected, unused):
-            run.append(mk)
-            seen.extend(mk.labels)
-            group = list(mk.labels) if len(mk.labels) > 1 else []
-        elif group and punctuated and mk.labels == group[: len(mk.labels)] and caption[run[-1].end : mk.start].strip():
-            # ... after the group's shared words: "A–B: a patch on ..." opens with the article
-            run.append(mk)
-            group = group[len(mk.labels) :]
-    return run
 
 
 def _drop_nested(caption: str, markers: list[Marker]) -> list[Marker]:

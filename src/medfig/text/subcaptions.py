@@ -181,7 +181,13 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
             b = next_start
             if i + 1 == len(markers):
                 b = _last_panel_end(caption, sentences, spans, s_end, b)
+            elif markers[i + 1].kind == "mid" and sentence_of(next_start)[0] > a:
+                b = sentence_of(next_start)[0]  # the words before a letter inside a sentence are its
             pieces = [(a, b)]
+            if mk.kind == "mid" and in_sentence[0].kind == "mid" and in_sentence[0].start > s_start:
+                # "Light-induced b temperature changes and c ionic current changes": the head of
+                # the sentence describes each letter in it
+                pieces.insert(0, (s_start, in_sentence[0].start))
         else:
             a = max(clause, prev_end)
             pieces = [(a, mk.start)]
