@@ -6,10 +6,16 @@ Offsets are character offsets into the caption.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from medfig.text.panel_markers import Marker
+
+class _Marker(Protocol):  # medfig.text.panel_markers.Marker, which imports this module
+    labels: list[str]
+    start: int
+    end: int
+
+
+Marker = TypeVar("Marker", bound=_Marker)
 
 
 def _printed_letter(caption: str, mk: Marker) -> str:
