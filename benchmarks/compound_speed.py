@@ -1,6 +1,6 @@
 """Per-figure time of compound splitting, this code vs another checkout, measured in ONE run.
 
-    .venv/bin/python benchmarks/compound_speed.py --baseline-src /tmp/medfig_before/src [--splits tune,test,fresh]
+    .venv/bin/python benchmarks/compound_speed.py --baseline-src /tmp/medfig_before/src [--splits tune,test,fresh] [--scale 2.5]
 
 The machine is shared (2 cores, other people's benchmarks), so absolute times drift by 2-3x
 over minutes; only a ratio measured side by side means anything. Two worker processes, one
@@ -37,7 +37,10 @@ from medfig.compound import analyze_compound
 from medfig.vision.panel_labels import ocr_engine
 ocr_engine()
 figures = json.loads(sys.stdin.readline())
+scale = float(sys.argv[2])
 images = [load_image(f["source"]) for f in figures]
+if scale != 1:  # an original file is often 2-4 times the crop
+    images = [im.resize((round(im.width * scale), round(im.height * scale))) for im in images]
 analyze_compound(images[0], figures[0]["caption"])  # first call: lazy imports, numpy caches
 print("ready", flush=True)
 for line in sys.stdin:
@@ -49,10 +52,10 @@ for line in sys.stdin:
 """
 
 
-def _worker(src: Path) -> subprocess.Popen:
+def _worker(src: Path, scale: float) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(src), OMP_NUM_THREADS="1")
     return subprocess.Popen(
-        [sys.executable, "-c", WORKER, str(HERE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", WORKER, str(HERE), str(scale)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
     )
 
 
@@ -60,6 +63,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline-src", required=True, help="src/ folder of the code to compare against")
     ap.add_argument("--splits", default="tune,test,fresh", help="comma-separated: tune, test, fresh")
+    ap.add_argument("--scale", type=float, default=1.0, help="resize every figure by this factor first (original files)")
     args = ap.parse_args()
     figures = []
     for split in args.splits.split(","):
@@ -67,7 +71,7 @@ def main() -> int:
             ap.error(f"unknown split {split!r} (heldout2 is not timed here: it is run once, by compound_real.py)")
         figures += [f for f in json.loads((SUBFIGURE_GOLD / SPLIT_FILES[split]).read_text())["figures"] if f["split"] == split]
     versions = {"this code": HERE.parent / "src", "baseline": Path(args.baseline_src).resolve()}
-    workers = {name: _worker(src) for name, src in versions.items()}
+    workers = {name: _worker(src, args.scale) for name, src in versions.items()}
     for w in workers.values():
         w.stdin.write(json.dumps(figures) + "\n")
         w.stdin.flush()
@@ -90,7 +94,7 @@ def main() -> int:
         w.stdin.close()
         w.wait()
     stats = {name: ms_summary(ms / 1000 for ms in t) for name, t in times.items()}
-    print(f"\n{len(figures)} real figures ({args.splits}), one thread each, same run, alternating figure by figure")
+    print(f"\n{len(figures)} real figures ({args.splits}) at x{args.scale:g}, one thread each, same run, alternating figure by figure")
     print(f"{'version':<12} {'mean':>8} {'median':>8} {'p95':>8} {'max':>8}   (ms per figure)")
     for name, s in stats.items():
         print(f"{name:<12} {s['mean']:8.0f} {s['median']:8.0f} {s['p95']:8.0f} {s['max']:8.0f}")

@@ -164,6 +164,9 @@ def analyze_compound(
         result = result_on_image(result, small.size, img.size)
         if best is None or _evidence(result) > _evidence(best):
             best = result
+        named = {l for l in (result.parsed_caption.labels if result.parsed_caption else []) if len(l) == 1}
+        if _evidence(best) >= len(named) > 0:
+            break  # every letter the caption names was read on a panel: no reading can beat it
     return best
 
 
