@@ -566,3 +566,11 @@ def test_a_unit_letter_ends_the_sentence_before_the_next_letter_of_the_run():
     assert sorted(got) == ["a", "b", "c", "d"]
     assert got["b"] == "I – V curves of HM in LiCl ranging from 0.01 to 0.5 M."
     assert got["c"] == "Conductance measurement of the LM and HM."
+
+
+def test_letters_in_brackets_that_name_no_panel_do_not_hide_inline_letters():
+    # jats_xml_only/PMC7500000.xml Fig2: "(H&E)" looks like a bracketed letter pair but names no
+    # panel run; the inline letters a, b, c are the panels
+    got = subs("Hematoxylin-eosin (H&E) staining of carotid and vagal paragangliomas. a left CPGL, b right "
+               "CPGL, and c right VPGL. Specific growth pattern of paragangliomas can be seen")
+    assert got == {"a": "left CPGL", "b": "right CPGL", "c": "right VPGL."}

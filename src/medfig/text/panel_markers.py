@@ -294,9 +294,12 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
             markers = [m for m in markers if not a <= m.start < b]
     markers.sort(key=lambda m: m.start)
     markers = _drop_nested(caption, markers)
-    if not any(m.kind != "position" for m in markers):
-        markers = sorted(markers + _inline_letters(caption, body_start), key=lambda m: m.start)
-    return _plausible(_group(caption, markers))
+    kept = _plausible(_group(caption, markers))
+    if not any(m.kind != "position" for m in kept):
+        # no letter marker, or none that names panels ("staining (H&E) of ... a left CPGL, b right")
+        positions = [m for m in markers if m.kind == "position"]
+        kept = _plausible(_group(caption, sorted(positions + _inline_letters(caption, body_start), key=lambda m: m.start)))
+    return kept
 
 
 def _heads_next_marker(caption: str, marker: Marker, markers: list[Marker]) -> bool:
