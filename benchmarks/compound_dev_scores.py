@@ -18,6 +18,7 @@ with a gold panel of a compound figure), in confidence bins, on the held-out pub
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from pathlib import Path
@@ -117,7 +118,7 @@ def _scaled(fig: dict, scale: float) -> dict:
 
 
 def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = None,
-            development_only: bool = False, scale: float = 1.0) -> int:
+            development_only: bool = False, scale: float = 1.0, jpeg: int | None = None) -> int:
     from tqdm import tqdm
 
     from medfig.compound import analyze_compound, warm_up
@@ -135,6 +136,10 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
         image = load_image(fig["source"])
         if scale != 1.0:  # the same figure at another resolution (original figure files run 2-4x a 144-dpi crop)
             image = image.resize((fig["width"], fig["height"]), Image.LANCZOS)
+        if jpeg is not None:  # PMC distributes most figures as JPEG files
+            buf = io.BytesIO()
+            image.convert("RGB").save(buf, "JPEG", quality=jpeg)
+            image = Image.open(io.BytesIO(buf.getvalue()))
         preds[fig["figure_key"]] = _prediction(analyze_compound(image, fig["caption"]))
         if fig["compound"] and not reliability:
             boxes = [s["box"] for s in fig["subfigures"]]
@@ -150,7 +155,7 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
     dev = [f for f in figures if f["publisher"] not in HELDOUT]
     held = [f for f in figures if f["publisher"] in HELDOUT]
     print(f"\npmc_dev_corpus gold: {len(figures)} figures in {time.perf_counter() - t0:.0f} s"
-          + (f", images resized x{scale:g}" if scale != 1.0 else ""))
+          + (f", images resized x{scale:g}" if scale != 1.0 else "") + (f", JPEG q{jpeg}" if jpeg is not None else ""))
     print(_block("DEVELOPMENT publishers", dev, preds, gold_preds))
     if held:
         print(_block("HELD-OUT publishers (" + ", ".join(HELDOUT) + ")", held, preds, gold_preds))

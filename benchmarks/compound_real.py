@@ -68,12 +68,14 @@ def main() -> int:
     ap.add_argument("--scale", type=float, default=1.0,
                     help="with --split dev: resize every image (and its gold boxes) by this factor first;"
                          " the hidden figures are original files, often 2-4x a 144-dpi PDF crop")
+    ap.add_argument("--jpeg", type=int, metavar="Q",
+                    help="with --split dev: re-encode every image as JPEG of quality Q (after --scale), as PMC ships most figures")
     args = ap.parse_args()
     if args.split == "dev" or args.reliability:
         from compound_dev_scores import run_dev
 
         return run_dev(Path(args.gold) if args.gold else DEV_GOLD, reliability=args.reliability, dump=args.dump,
-                       development_only=args.development_only, scale=args.scale)
+                       development_only=args.development_only, scale=args.scale, jpeg=args.jpeg)
     gold = Path(args.gold) if args.gold else {"fresh": FRESH_GOLD, "heldout2": HELDOUT2_GOLD}.get(args.split, GOLD)
     figures = json.loads(gold.read_text())["figures"]
     if args.split != "all":
