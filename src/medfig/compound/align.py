@@ -327,6 +327,9 @@ def label_alignment(
     read, _ = consistent_letters(boxes, read)
     if letters and not read:
         return heuristic_alignment(boxes, parsed), {}
+    if not letters and sorted(l.text.lower() for l in read.values()) != [chr(ord("a") + k) for k in range(len(read))]:
+        read = {}  # the caption names no panel: only a run from a is the figure's own lettering, a
+        # lone "g" or "t" is a glyph of its content ("TLR 2", a gel lane)
     for i, l in read.items():
         out[i] = l.text.lower()
     # panels without a readable letter take the unused caption letters in the order (row by
