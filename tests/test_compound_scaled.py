@@ -167,3 +167,20 @@ def test_a_figure_read_at_its_own_size_is_read_once(monkeypatch):
     monkeypatch.setattr(compound, "_analyze", lambda img, *a, **k: sizes.append(img.size) or _reading(img.size, 0, 0.5))
     compound.analyze_compound(Image.new("RGB", (800, 500), "white"), "")
     assert sizes == [(800, 500)]
+
+
+def test_another_reading_needs_two_read_letters_to_replace_the_first(monkeypatch):
+    import medfig.compound as compound
+
+    sizes = []
+
+    def fake_analyze(img, caption, inline_refs, **kwargs):
+        sizes.append(img.size)
+        # the first reading reads no letter; the others read one (a chemistry scheme's "a")
+        return _reading(img.size, 0, 0.9) if len(sizes) == 1 else _reading(img.size, 1, 0.99)
+
+    monkeypatch.setattr(compound, "_analyze", fake_analyze)
+    result = compound.analyze_compound(Image.new("RGB", (3600, 1800), "white"), "(a) CT. (b) MRI.")
+    assert len(sizes) == 3  # the text-size reading, a smaller and a larger one
+    assert sizes[2][0] > sizes[0][0] > sizes[1][0]
+    assert [s.label_source for s in result.subfigures] == ["order", "order"]

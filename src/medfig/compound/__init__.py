@@ -162,7 +162,9 @@ def analyze_compound(
         small_boxes = None if boxes is None else [scale_box(b, small.size, img.size) for b in boxes]
         result = _analyze(small, caption, inline_refs, figure_id=figure_id, alignment=alignment, boxes=small_boxes)
         result = result_on_image(result, small.size, img.size)
-        if best is None or _evidence(result) > _evidence(best):
+        # another reading wins with more letters read, and at least two (one letter read is no
+        # evidence of a split: a chemistry scheme's "a")
+        if best is None or _evidence(result) > max(_evidence(best), 1):
             best = result
         named = {l for l in (result.parsed_caption.labels if result.parsed_caption else []) if len(l) == 1}
         if _evidence(best) >= len(named) > 0:
@@ -173,14 +175,16 @@ def analyze_compound(
 def _reading_factors(img: Image.Image, factor: float, boxes) -> list[float]:
     """The scales a shrunk figure is read at: its text at ANALYSIS_TEXT_PX, and where that
     shrinks it, also at the typical text size of the crops the splitter was built on
-    (SECOND_READING_TEXT_SCALE of it): an original file's print size is a guess from its text, and
-    a panel's thin white rules or small letters may show at one of the two scales only."""
+    (SECOND_READING_TEXT_SCALE of it) and as much larger (at most the file's own size): an original
+    file's print size is a guess from its text, and a panel's thin white rules or small letters
+    may show at one of the scales only."""
     if boxes is not None:
         return [factor]
     second = factor * SECOND_READING_TEXT_SCALE
     if max(img.width, img.height) * second < ANALYSIS_MIN_SIDE:
         return [factor]
-    return [factor, second]
+    larger = min(1.0, factor / SECOND_READING_TEXT_SCALE)
+    return [factor, second] + ([larger] if larger > factor else [])
 
 
 def _evidence(result: CompoundResult) -> int:
