@@ -140,19 +140,27 @@ def _reading(size: tuple[int, int], read_letters: int, confidence: float):
     return CompoundResult(True, subs, None, [], parse_subcaptions("(a) CT. (b) MRI."), confidence, [confidence] * 2)
 
 
-def test_a_shrunk_figure_is_read_at_two_scales_and_the_one_with_more_read_letters_wins(monkeypatch):
+def _read_with(monkeypatch, size: tuple[int, int], first: int, others: int):
+    """analyze_compound on a blank ``size`` image whose readings are faked: the first reads
+    ``first`` caption letters (confidence 0.99), every other reading ``others`` (0.6). Returns
+    the sizes read at and the result."""
     import medfig.compound as compound
 
-    sizes = []
+    sizes: list[tuple[int, int]] = []
 
     def fake_analyze(img, caption, inline_refs, **kwargs):
         sizes.append(img.size)
-        # the first (larger) reading reads one letter with high confidence, the second both
-        return _reading(img.size, 1, 0.99) if len(sizes) == 1 else _reading(img.size, 2, 0.6)
+        return _reading(img.size, first, 0.99) if len(sizes) == 1 else _reading(img.size, others, 0.6)
 
     monkeypatch.setattr(compound, "_analyze", fake_analyze)
-    img = Image.new("RGB", (3600, 1800), "white")
-    result = compound.analyze_compound(img, "(a) CT. (b) MRI.")
+    return sizes, compound.analyze_compound(Image.new("RGB", size, "white"), "(a) CT. (b) MRI.")
+
+
+def test_a_shrunk_figure_is_read_at_other_scales_and_the_one_with_more_read_letters_wins(monkeypatch):
+    import medfig.compound as compound
+
+    # the first reading reads one letter with high confidence, the second both: reading stops there
+    sizes, result = _read_with(monkeypatch, (3600, 1800), first=1, others=2)
     assert len(sizes) == 2 and sizes[1][0] < sizes[0][0] < 3600
     assert sizes[1][0] == pytest.approx(sizes[0][0] * compound.SECOND_READING_TEXT_SCALE, abs=2)
     assert [s.label_source for s in result.subfigures] == ["ocr", "ocr"]
@@ -161,26 +169,13 @@ def test_a_shrunk_figure_is_read_at_two_scales_and_the_one_with_more_read_letter
 
 
 def test_a_figure_read_at_its_own_size_is_read_once(monkeypatch):
-    import medfig.compound as compound
-
-    sizes = []
-    monkeypatch.setattr(compound, "_analyze", lambda img, *a, **k: sizes.append(img.size) or _reading(img.size, 0, 0.5))
-    compound.analyze_compound(Image.new("RGB", (800, 500), "white"), "")
+    sizes, _ = _read_with(monkeypatch, (800, 500), first=0, others=2)
     assert sizes == [(800, 500)]
 
 
 def test_another_reading_needs_two_read_letters_to_replace_the_first(monkeypatch):
-    import medfig.compound as compound
-
-    sizes = []
-
-    def fake_analyze(img, caption, inline_refs, **kwargs):
-        sizes.append(img.size)
-        # the first reading reads no letter; the others read one (a chemistry scheme's "a")
-        return _reading(img.size, 0, 0.9) if len(sizes) == 1 else _reading(img.size, 1, 0.99)
-
-    monkeypatch.setattr(compound, "_analyze", fake_analyze)
-    result = compound.analyze_compound(Image.new("RGB", (3600, 1800), "white"), "(a) CT. (b) MRI.")
+    # the first reading reads no letter; the others read one (a chemistry scheme's "a")
+    sizes, result = _read_with(monkeypatch, (3600, 1800), first=0, others=1)
     assert len(sizes) == 3  # the text-size reading, a smaller and a larger one
     assert sizes[2][0] > sizes[0][0] > sizes[1][0]
     assert [s.label_source for s in result.subfigures] == ["order", "order"]
