@@ -574,3 +574,11 @@ def test_letters_in_brackets_that_name_no_panel_do_not_hide_inline_letters():
     got = subs("Hematoxylin-eosin (H&E) staining of carotid and vagal paragangliomas. a left CPGL, b right "
                "CPGL, and c right VPGL. Specific growth pattern of paragangliomas can be seen")
     assert got == {"a": "left CPGL", "b": "right CPGL", "c": "right VPGL."}
+
+
+def test_a_letter_after_another_figure_number_is_no_panel_of_this_figure():
+    # ROCO_67660: "the cleaved Si in Fig. 5(b)" points at a panel of another figure
+    assert subs("Intensity map of ARPES spectra measured for the cleaved Si in Fig. 5(b) along the "
+                "direction. For details, see text.") == {}
+    # the caption's own label is not another figure: "Figure 2 (A) CT ... (B) MRI ..." keeps its panels
+    assert sorted(subs("Figure 2 (A) CT of the chest. (B) MRI of the brain.")) == ["a", "b"]

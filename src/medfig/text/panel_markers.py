@@ -66,6 +66,8 @@ _CLAUSE_PUNCT = ";:"
 # "... in a. " or a dotted abbreviation ("... as s.e.m. ", "s.d. ") right before a marker
 # "Light-induced b temperature changes": a lower-case letter other than a, then a lower-case word
 _MID_SENTENCE_LETTER = re.compile(r" [b-z] [a-z]")  # a word of its own: not "BALB/c mice"
+# a figure number right before a bracketed letter: "Fig. 5(b)", "Figure 2 (c)", "Figs. S3(a)"
+_OTHER_FIGURE = re.compile(r"\b(?:Fig(?:ure)?s?\.?)\s*S?\d+\s*$", re.IGNORECASE)
 _LETTER_SENTENCE_END = re.compile(r"(?:\s|[a-z]\.)[A-Za-z]\.\s+$")
 SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)", re.IGNORECASE)
 # Sentences of statistics boilerplate ("N = 3 per group.", "Statistic: unpaired t-test.",
@@ -202,6 +204,8 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
             markers.append(Marker(labels, m.start(), m.end(), "half"))
             taken.append((m.start(), m.end()))
     for m in BRACKETED.finditer(caption, body_start):
+        if _OTHER_FIGURE.search(caption, body_start, m.start()):
+            continue  # "the cleaved Si in Fig. 5(b)": a panel of another figure
         labels = expand_labels(m[1], caption)
         # "(iv)" (a roman numeral) names no panel; "(C5–C6)" (vertebrae) no sub-panels
         if not labels or not free(m.start(), m.end()) or not _numbered_like_sub_panels(m[1]):
