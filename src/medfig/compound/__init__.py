@@ -20,7 +20,7 @@ from pathlib import Path
 from PIL import Image
 
 from medfig.compound.align import heuristic_alignment, label_alignment, sub_panel_subcaptions
-from medfig.compound.one_chart import merge_plot_parts
+from medfig.compound.one_chart import plot_parts_of_one_chart
 from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
 from medfig.compound.scaled import ANALYSIS_MIN_SIDE, analysis_factor_of, resized_for_analysis, scale_box
@@ -156,18 +156,18 @@ def analyze_compound(
         return _analyze(img, caption, inline_refs, figure_id=figure_id, alignment=alignment, boxes=boxes)
     # the splitter reads every figure at one size: gaps, letters and rules keep the proportions they
     # were measured at whether the image is a 150-dpi crop or a 3,000-pixel original file
-    best = None
+    best, best_read = None, 0
     for f in _reading_factors(img, factor, boxes):
         small = resized_for_analysis(img, f)
         small_boxes = None if boxes is None else [scale_box(b, small.size, img.size) for b in boxes]
         result = _analyze(small, caption, inline_refs, figure_id=figure_id, alignment=alignment, boxes=small_boxes)
-        result = result_on_image(result, small.size, img.size)
+        read = _evidence(result)
         # another reading wins with more letters read, and at least two (one letter read is no
         # evidence of a split: a chemistry scheme's "a")
-        if best is None or _evidence(result) > max(_evidence(best), 1):
-            best = result
+        if best is None or read > max(best_read, 1):
+            best, best_read = result_on_image(result, small.size, img.size), read
         named = {l for l in (result.parsed_caption.labels if result.parsed_caption else []) if len(l) == 1}
-        if _evidence(best) >= len(named) > 0:
+        if best_read >= len(named) > 0:
             break  # every letter the caption names was read on a panel: no reading can beat it
     return best
 
@@ -189,7 +189,7 @@ def _reading_factors(img: Image.Image, factor: float, boxes) -> list[float]:
 
 def _evidence(result: CompoundResult) -> int:
     """How well a reading is supported: panels whose letter was read in the image and named by
-    the caption. The second reading replaces the first only with more of them (a split and a
+    the caption. Another reading replaces the first only with more of them (a split and a
     single figure have no confidence in common to compare)."""
     named = set(result.parsed_caption.labels) if result.parsed_caption else set()
     return sum(1 for s in result.subfigures if s.label_source == "ocr" and s.label in named)
@@ -230,14 +230,8 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
                 panels, compound = list(layout.panels), True
     n_letters = len([l for l in parsed.labels if len(l) == 1])
     n_pieces = len(layout.panels)
-    if compound and boxes is None:
-        # the bars or facets of one chart (one axis's tick labels for all of them) are one
-        # panel, where the caption names no panels
-        joined = merge_plot_parts(img, panels, layout.text_blocks, ocr)
-        if len(joined) < len(panels) and named < 2:
-            panels = joined
-            layout.panels = list(joined)
-            compound = len(joined) >= 2
+    if compound and boxes is None and named < 2 and plot_parts_of_one_chart(img, panels, layout.text_blocks, ocr):
+        compound = False  # the bars or facets of one chart (one axis's tick labels for all of them)
     if compound and boxes is None and (unnamed_and_unlike(panels, sorted(letters), ocr) or one_drawing(img, panels, layout.text_blocks, sorted(letters), ocr)):
         compound = False  # no panel names, no image letters, unlike pieces or pieces joined by drawn lines: one panel
     if not compound:

@@ -5,7 +5,7 @@ strips at the blank bands between the strips. What tells such pieces from a row 
 charts is the chart's own axis: a row of charts repeats its y tick labels left of each chart,
 while the bars of one chart share the one column of tick labels left of the first bar; a
 column of charts repeats its x tick labels under each, while the facets of one chart share the
-row under the last facet. Pieces between two tick columns (above one tick row) are one chart.
+row under the last facet.
 Photos are never such pieces, and pieces that carry panel letters of their own stay apart.
 
 Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from medfig.compound.pieces import MIN_TICK_LABELS, within
-from medfig.geometry import PixelBox, union
+from medfig.geometry import PixelBox
 from medfig.vision.panel_labels import PanelLabel
 from medfig.vision.seams import is_picture
 
@@ -76,8 +76,7 @@ def _bands(pieces: list[Span]) -> list[list[Span]]:
 
 def _charts_in_band(band: list[Span], texts: list[Span], axis: int) -> list[list[Span]]:
     """The band's pieces grouped into charts: a new chart starts at a piece with tick labels
-    of its own before it; a group of several pieces comes with its tick labels. [] when the
-    first piece has no axis spanning its group."""
+    of its own before it. [] when the first piece has no axis spanning its group."""
     v0, v1 = min(p[1] for p in band), max(p[3] for p in band)
     reach = (v1 - v0) // 6  # the top tick label may sit above the tallest bar
     v0, v1 = v0 - reach, v1 + reach
@@ -96,34 +95,24 @@ def _charts_in_band(band: list[Span], texts: list[Span], axis: int) -> list[list
         previous_end = p[2]
     if not axes[0] or not all(_spans(ticks, group) for ticks, group in zip(axes, groups) if ticks):
         return []
-    # a chart of several parts takes in its axis's tick labels: they are the chart's
-    return [group + ticks if len(group) > 1 else group for group, ticks in zip(groups, axes)]
+    return groups
 
 
-def merge_plot_parts(image, boxes: list[PixelBox], text_blocks: list[PixelBox],
-                     ocr_labels: list[PanelLabel]) -> list[PixelBox]:
-    """One box when all the pieces are the plot parts of one chart (see module doc), else the
-    boxes unchanged. Pieces that hold their chart's tick labels inside them (a framed chart)
-    give no evidence here, so a partial join (four bars of two charts into two) is not made:
-    a row of framed charts would look like the bars of the first one's axis."""
+def plot_parts_of_one_chart(image, boxes: list[PixelBox], text_blocks: list[PixelBox],
+                            ocr_labels: list[PanelLabel]) -> bool:
+    """Are all the pieces the plot parts of one chart (see module doc): one row (column) on one
+    axis, no two of them lettered, none a photo? Pieces that hold their chart's tick labels
+    inside them (a framed chart) give no evidence here, so a partial join (four bars of two
+    charts into two) is not made: a row of framed charts would look like the bars of the first
+    one's axis."""
     if len(boxes) < 2:
-        return boxes
-    letters = [l.box for l in ocr_labels if l.text.isalpha() and l.free]
-    gray = None
+        return False
     for axis in (0, 1):
-        texts = [_to_uv(t, axis) for t in text_blocks]
-        merged: list[PixelBox] = []
-        for band in _bands([_to_uv(b, axis) for b in boxes]):
-            groups = _charts_in_band(band, texts, axis) if len(band) > 1 else []
-            for group in groups or [[p] for p in band]:
-                parts = [_from_uv(p, axis) for p in group if p in band]
-                if len(parts) > 1:
-                    if gray is None:
-                        gray = np.asarray(image.convert("L"))
-                    lettered = sum(any(within(lb, p) for lb in letters) for p in parts)
-                    if lettered < 2 and not any(is_picture(gray[p[1] : p[3], p[0] : p[2]]) for p in parts):
-                        parts = [tuple(union([_from_uv(p, axis) for p in group]))]
-                merged.extend(parts)  # type: ignore[arg-type]
-        if len(merged) == 1:
-            return merged
-    return boxes
+        bands = _bands([_to_uv(b, axis) for b in boxes])
+        if len(bands) == 1 and len(_charts_in_band(bands[0], [_to_uv(t, axis) for t in text_blocks], axis)) == 1:
+            letters = [l.box for l in ocr_labels if l.text.isalpha() and l.free]
+            if sum(any(within(lb, b) for lb in letters) for b in boxes) >= 2:
+                return False
+            gray = np.asarray(image.convert("L"))
+            return not any(is_picture(gray[b[1] : b[3], b[0] : b[2]]) for b in boxes)
+    return False
