@@ -25,7 +25,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from compound_real_figures import load_image
+from compound_real_figures import load_image, native_scale
 from harness import format_table
 
 HELDOUT = json.loads((Path(__file__).resolve().parent / "heldout_publishers.json").read_text())["heldout"]
@@ -118,7 +118,8 @@ def _scaled(fig: dict, scale: float) -> dict:
 
 
 def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = None,
-            development_only: bool = False, scale: float = 1.0, jpeg: int | None = None) -> int:
+            development_only: bool = False, scale: float = 1.0, jpeg: int | None = None,
+            native: bool = False) -> int:
     from tqdm import tqdm
 
     from medfig.compound import analyze_compound, warm_up
@@ -132,8 +133,16 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
         figures = [_scaled(f, scale) for f in figures]
     warm_up()
     preds, gold_preds, t0 = {}, {}, time.perf_counter()
-    for fig in tqdm(figures, desc="figures", unit="fig"):
+    scales = []
+    for i, fig in enumerate(tqdm(figures, desc="figures", unit="fig")):
+        if native and fig["source"]["kind"] == "pdf":  # the page rendered at its figure file's own resolution
+            render = native_scale(fig["source"])
+            scales.append(render / fig["source"]["scale"])
+            fig = figures[i] = _scaled(fig, scales[-1])
+            fig["source"] = {**fig["source"], "render_scale": render}
         image = load_image(fig["source"])
+        if "render_scale" in fig["source"]:
+            fig["width"], fig["height"] = image.size
         if scale != 1.0:  # the same figure at another resolution (original figure files run 2-4x a 144-dpi crop)
             image = image.resize((fig["width"], fig["height"]), Image.LANCZOS)
         if jpeg is not None:  # PMC distributes most figures as JPEG files
@@ -155,7 +164,9 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
     dev = [f for f in figures if f["publisher"] not in HELDOUT]
     held = [f for f in figures if f["publisher"] in HELDOUT]
     print(f"\npmc_dev_corpus gold: {len(figures)} figures in {time.perf_counter() - t0:.0f} s"
-          + (f", images resized x{scale:g}" if scale != 1.0 else "") + (f", JPEG q{jpeg}" if jpeg is not None else ""))
+          + (f", images resized x{scale:g}" if scale != 1.0 else "") + (f", JPEG q{jpeg}" if jpeg is not None else "")
+          + (f", PDF figures at their files' resolution (x{min(scales):.2f}-{max(scales):.2f} of the 144-dpi crop,"
+             f" median x{sorted(scales)[len(scales) // 2]:.2f})" if scales else ""))
     print(_block("DEVELOPMENT publishers", dev, preds, gold_preds))
     if held:
         print(_block("HELD-OUT publishers (" + ", ".join(HELDOUT) + ")", held, preds, gold_preds))

@@ -70,12 +70,16 @@ def main() -> int:
                          " the hidden figures are original files, often 2-4x a 144-dpi PDF crop")
     ap.add_argument("--jpeg", type=int, metavar="Q",
                     help="with --split dev: re-encode every image as JPEG of quality Q (after --scale), as PMC ships most figures")
+    ap.add_argument("--native", action="store_true",
+                    help="with --split dev: render each PDF figure at the resolution of its embedded image (its"
+                         " publisher's file) instead of 144 dpi, gold boxes scaled to match")
     args = ap.parse_args()
     if args.split == "dev" or args.reliability:
         from compound_dev_scores import run_dev
 
         return run_dev(Path(args.gold) if args.gold else DEV_GOLD, reliability=args.reliability, dump=args.dump,
-                       development_only=args.development_only, scale=args.scale, jpeg=args.jpeg)
+                       development_only=args.development_only, scale=args.scale, jpeg=args.jpeg,
+                       native=args.native)
     gold = Path(args.gold) if args.gold else {"fresh": FRESH_GOLD, "heldout2": HELDOUT2_GOLD}.get(args.split, GOLD)
     figures = json.loads(gold.read_text())["figures"]
     if args.split != "all":

@@ -20,20 +20,26 @@ def _figures() -> dict[str, dict]:
     return {f["figure_key"]: f for f in json.loads(GOLD.read_text())["figures"]}
 
 
-def dev_gold_figure(key: str) -> tuple[Image.Image, dict]:
+def dev_gold_figure(key: str, render_scale: float | None = None) -> tuple[Image.Image, dict]:
+    """The figure's pixels and gold record. ``render_scale``: render the page at this many pixels
+    per point instead (an original file's resolution); the gold boxes are scaled to match."""
     import pypdfium2 as pdfium
 
     fig = _figures()[key]
     assert fig["split"] == "dev", "tests use development publishers only"
     src = fig["source"]
     assert src["kind"] == "pdf"
+    s = render_scale or src["scale"]
     doc = pdfium.PdfDocument(DATA / src["path"])
     try:
-        page = doc[src["page"]].render(scale=src["scale"]).to_pil().convert("RGB")
+        page = doc[src["page"]].render(scale=s).to_pil().convert("RGB")
     finally:
         doc.close()
-    s = src["scale"]
     x0, y0, x1, y1 = src["clip_pt"]
     image = page.crop((round(x0 * s), round(y0 * s), round(x1 * s), round(y1 * s)))
-    assert image.size == (fig["width"], fig["height"]), "pixels differ from the ones the gold boxes refer to"
-    return image, fig
+    if render_scale is None:
+        assert image.size == (fig["width"], fig["height"]), "pixels differ from the ones the gold boxes refer to"
+        return image, fig
+    k = s / src["scale"]
+    boxes = [{**g, "box": [round(v * k) for v in g["box"]]} for g in fig["subfigures"]]
+    return image, {**fig, "width": image.width, "height": image.height, "subfigures": boxes}

@@ -172,6 +172,34 @@ def test_a_chart_grid_saved_at_twice_its_print_size_is_read_at_its_print_size():
     _same_split({1: results[1], 2: results[2]})
 
 
+def test_a_chart_grid_at_its_files_resolution_has_its_letters_read():
+    # elsevier PMC7326430 Fig. 1: six line charts, "A"-"F" at their top-right corners. The PDF
+    # holds the figure at 300 dpi (2.1x the 144-dpi crop); read at 1,200 px its letters are 13 px
+    # and its text 10 px, and a corner-glyph floor of 1.2% of the side (14 px) dropped every
+    # letter: the charts came out labelled e, a, d, b, c. The floor follows the figure's text.
+    from dev_gold_figures import dev_gold_figure
+
+    image, fig = dev_gold_figure("elsevier_PMC7326430/fig1", render_scale=300 / 72)
+    result = analyze_compound(image, fig["caption"])
+    assert len(result.subfigures) == 6
+    assert min(_gold_ious(fig, result, 1)) >= 0.8
+    by_place = sorted(result.subfigures, key=lambda s: (round(s.box_px[1] / 200), s.box_px[0]))
+    assert [s.label for s in by_place][:5] == ["a", "b", "c", "d", "e"]
+    assert {s.label_source for s in by_place[:5]} == {"ocr"}
+
+
+def test_a_later_reading_is_tried_while_a_caption_letter_is_unread():
+    # dove PMC4708241 Fig. 5 at its file's resolution (2,066 px wide): "Ai", "Aii" read at the first text size but
+    # "Aiii" and "B" not. Counting panels, two read panels passed for the caption's two letters and
+    # the readings stopped: seven pieces, three unlabelled. A smaller reading reads all four.
+    from dev_gold_figures import dev_gold_figure
+
+    image, fig = dev_gold_figure("dove_PMC4708241/f5-dddt-10-155", render_scale=5.1133)  # its JPEG: 368 dpi
+    result = analyze_compound(image, fig["caption"])
+    assert [s.label for s in result.subfigures] == ["a", "a", "a", "b"]
+    assert min(_gold_ious(fig, result, 1)) >= 0.7
+
+
 def test_reading_order_of_a_small_figure_keeps_its_rows_apart():
     from medfig.compound.align import reading_order
 

@@ -167,8 +167,10 @@ def analyze_compound(
         if best is None or read > max(best_read, 1):
             best, best_read = result_on_image(result, small.size, img.size), read
         named = {l for l in (result.parsed_caption.labels if result.parsed_caption else []) if len(l) == 1}
-        if best_read >= len(named) > 0:
+        read_letters = {s.label for s in best.subfigures if s.label_source == "ocr"}
+        if named and named <= read_letters:
             break  # every letter the caption names was read on a panel: no reading can beat it
+        # (counted by letter: "Ai" and "Aii" read, "B" not, is two panels read but one letter missing)
     return best
 
 

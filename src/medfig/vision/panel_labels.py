@@ -142,15 +142,28 @@ def _pad_crop(rgb: np.ndarray, box: PixelBox, pad_fraction: float = 0.35) -> np.
     return out
 
 
-def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int) -> list[PixelBox]:
-    """Glyph-like connected components in the four corner windows of a panel."""
+# A panel letter is set larger than most of the figure's own text (its median glyph: digits and
+# lower case). On the 144-dpi crops the corner search was built on, 1.2% of the side is about
+# 1.2 text heights (text 7-12 px, sides 470-1020 px): the same floor, kept at any reading size
+LETTER_MIN_TEXT_HEIGHTS = 1.2
+
+
+def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text_px: float | None = None) -> list[PixelBox]:
+    """Glyph-like connected components in the four corner windows of a panel. The smallest glyph
+    taken is 1.2% of the figure's side (specks of a photo's texture are smaller), or, where that is
+    more, LETTER_MIN_TEXT_HEIGHTS of the figure's text height: a figure read at 1,200 px has its
+    text at 10-13 px whatever its print size, and a side-based floor of 14 px dropped its letters
+    where the same figure read at 900 px kept them."""
     import cv2
 
     x0, y0, x1, y1 = panel
     pw, ph = x1 - x0, y1 - y0
     win_w = int(min(pw, max(28, 0.25 * pw)))
     win_h = int(min(ph, max(28, 0.25 * ph)))
-    min_h = max(7, int(0.012 * figure_side))
+    min_h = int(0.012 * figure_side)
+    if text_px:
+        min_h = min(min_h, int(LETTER_MIN_TEXT_HEIGHTS * text_px))
+    min_h = max(7, min_h)
     max_h = max(min_h + 2, int(min(0.3 * ph, 0.12 * figure_side + 12)))
     found: list[tuple[float, PixelBox]] = []
     for cx, cy in ((x0, y0), (x1 - win_w, y0), (x0, y1 - win_h), (x1 - win_w, y1 - win_h)):
@@ -258,7 +271,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     # recognition budget is spread over the panels; a panel whose letter is found is done
     # (Reading blocks with ink round them after the corner glyphs saved 15% of recognitions
     # on real figures but lost letters on the synthetic set: "(a)" close under a panel.)
-    per_panel = [_corner_candidates(gray, panel, side) for panel in layout.panels]
+    per_panel = [_corner_candidates(gray, panel, side, text_px) for panel in layout.panels]
     queue: list[tuple[PixelBox, int | None]] = [(b, None) for b in candidates]
     for rank in range(max((len(c) for c in per_panel), default=0)):
         queue.extend((c[rank], i) for i, c in enumerate(per_panel) if rank < len(c))
@@ -266,6 +279,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     labels: list[PanelLabel] = []
     done: set[int] = set()
     recognitions = 0
+    offered: set[PixelBox] = set()
     # numbers read where the caption names letters only are tick labels, glyphs with ink
     # round them letters of words or of rotated axis titles, words legend entries: the blocks
     # lined up with one at its size and close to it are the rest of its axis, title or legend
@@ -288,8 +302,9 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
             break  # every letter the caption names is found: the rest can only add noise
         if len({l.key for l in labels}) >= len(layout.panels) and (not wanted or wanted <= found):
             break  # one distinct label per panel found (sub-panels "Ai", "Aii" count apart)
-        if panel_index in done or any(intersection(box, l.box) > 0 for l in labels):
+        if panel_index in done or any(intersection(box, l.box) > 0 for l in labels) or box in offered:
             continue
+        offered.add(box)  # merged text blocks may repeat a box: one read each
         recognitions += 1
         text, score = recognise(_pad_crop(rgb, box))
         letter = normalise_label(text)
