@@ -104,7 +104,7 @@ def worker_build(staging: Path, out: Path, crop_dpi: float, max_crop_dpi: float,
     from medfig.pdf.layout import get_detector
     from medfig.pipeline.build import build
     from medfig.pipeline.config import BuildConfig
-    from medfig.vision.panel_labels import ocr_engine
+    from medfig.vision.letter_recogniser import ocr_engine
 
     get_detector()
     ocr_engine()

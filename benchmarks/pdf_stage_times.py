@@ -94,7 +94,7 @@ def warm_up() -> None:
     """Load what a build worker loads once (detector, OCR engine, lazy imports)."""
     os.environ.setdefault("MEDFIG_ONNX_THREADS", "1")  # as a build worker (medfig.pipeline.local_pool)
     from medfig.pdf.layout import get_detector
-    from medfig.vision.panel_labels import ocr_engine
+    from medfig.vision.letter_recogniser import ocr_engine
 
     get_detector()
     ocr_engine()

@@ -657,6 +657,24 @@ def test_a_line_along_the_image_edge_does_not_hide_the_gaps_it_crosses():
     assert (strip_edge_lines(photo, 215) == photo).all()
 
 
+def test_a_frame_with_page_outside_it_is_stripped_where_the_ink_begins():
+    # a figure framed by a 1 px rule with 3-5 px of page outside it (a PDF region rounded outward:
+    # Veterinary World at its file's resolution). The frame's bottom side touched the letter plates
+    # at the panels' feet, and the plates were never read
+    from medfig.vision.figure_edges import strip_figure_edges, strip_frame
+
+    gray = np.full((300, 400), 255, np.uint8)
+    gray[40:240, 40:360] = 120  # a picture
+    gray[250:280, 8:30] = 30  # a letter plate in the frame's bottom-left corner...
+    gray[258:272, 15:23] = 250  # ... with its light glyph
+    gray[5, 6:395], gray[280, 6:395], gray[5:281, 6], gray[5:281, 394] = 40, 40, 40, 40
+    stripped = strip_figure_edges(gray, 215)
+    assert (stripped[5, 40:360] == 255).all() and (stripped[280, 40:360] == 255).all()
+    assert (stripped[100, 6] == 255) and (stripped[100, 394] == 255)
+    assert (stripped[40:240, 40:360] == 120).all() and (stripped[250:279, 8:30] == gray[250:279, 8:30]).all()
+    assert (strip_frame(gray, 215) == gray).all()  # the frame is not at the image's edge: left as is
+
+
 def test_a_white_rule_between_photos_with_one_speck_in_it_is_still_a_gap():
     from medfig.vision.gap_checks import between_pictures
 

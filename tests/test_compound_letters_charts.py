@@ -9,6 +9,7 @@ The synthetic cases pin each mechanism down exactly.
 from __future__ import annotations
 
 
+import numpy as np
 from PIL import Image
 
 from dev_gold_figures import dev_gold_figure
@@ -313,3 +314,31 @@ def test_first_word_of_a_heading_and_colon_labels():
     one = first_word(np.asarray(img), (x0, y0, word[2], y1))
     assert one == (x0, y0, word[2], y1)  # one word: the block itself
     assert normalise_label("A:") == "A" and normalise_label("(b)") == "b" and normalise_label("A:B") is None
+
+
+def _chart_corner(top_left: str) -> np.ndarray:
+    """A framed 400 x 300 chart at the top-left of a 1,200 px figure whose text is 10 px: ``top_left``
+    written near its top-left corner, a lone "A" (13 px, just under 1.2% of the side) at its top-right."""
+    from PIL import ImageDraw, ImageFont
+
+    img = Image.new("L", (1200, 600), 255)
+    draw = ImageDraw.Draw(img)
+    draw.fontmode = "1"  # solid glyphs: one connected component each
+    font = ImageFont.load_default(size=18)
+    draw.rectangle((0, 0, 399, 299), outline=0)
+    draw.text((20, 12), top_left, fill=0, font=font)
+    draw.text((370, 12), "A", fill=0, font=font)
+    return np.asarray(img)
+
+
+def test_corner_letters_as_small_as_the_figures_text_are_offered_when_they_stand_alone():
+    from medfig.vision.panel_labels import _corner_candidates
+
+    # a figure read at 1,200 px has its letters at 10-13 px: 1.2% of the side (14 px) dropped them
+    gray = _chart_corner("Chl a overlay")
+    assert _corner_candidates(gray, (0, 0, 400, 300), 1200, None) == []
+    found = _corner_candidates(gray, (0, 0, 400, 300), 1200, 10.0)
+    assert [b for b in found if b[0] >= 360] and all(b[0] >= 360 for b in found)  # the "A", not the "C" of "Chl"
+    # the same "C" alone is offered: it is its neighbours that rule it out, not its size
+    alone = _corner_candidates(_chart_corner("C"), (0, 0, 400, 300), 1200, 10.0)
+    assert any(b[0] < 40 for b in alone)

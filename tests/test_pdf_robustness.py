@@ -187,7 +187,7 @@ def test_sideways_table_crop_reads_upright(data_dir, tmp_path):
     from PIL import Image
 
     from medfig.pdf.output import write_crops
-    from medfig.vision.panel_labels import recognise
+    from medfig.vision.letter_recogniser import recognise
 
     pdf = data_dir / "pmc_hindawi_xml_pdf/PMC4736012/fulltext.pdf"
     result = extract_pdf(pdf)

@@ -316,7 +316,7 @@ def warm_up() -> None:
     imported lazily so that ``medfig build --no-subfigures`` never loads it)."""
     import scipy.optimize  # noqa: F401
 
-    from medfig.vision.panel_labels import ocr_engine
+    from medfig.vision.letter_recogniser import ocr_engine
 
     ocr_engine()
 

@@ -29,7 +29,7 @@ def ocr_lines(rgb: np.ndarray, box_pt: PointBox, dpi: float, max_lines: int | No
     Lines are cut by the row ink profile and each is read by rapidocr's recogniser only
     (the loader of :mod:`medfig.vision.panel_labels`): its text detector, run single-threaded
     on a wide caption strip, costs seconds per block; one recognition costs tens of ms."""
-    from medfig.vision.panel_labels import recognise
+    from medfig.vision.letter_recogniser import recognise
 
     scale = dpi / 72.0
     x0, y0, x1, y1 = to_px(box_pt, scale, rgb.shape, pad_px=4)

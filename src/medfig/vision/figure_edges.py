@@ -72,3 +72,21 @@ def strip_edge_lines(gray: np.ndarray, light_level: int) -> np.ndarray:
             out = gray.copy() if out is None else out
             out[region(t)] = 255
     return gray if out is None else out
+
+
+def strip_figure_edges(gray: np.ndarray, light_level: int) -> np.ndarray:
+    """:func:`strip_frame` applied where the figure's ink begins, then :func:`strip_edge_lines` at
+    the image's sides. A crop or a file with a few pixels of page outside its frame (a PDF region
+    rounded outward, a file saved with a margin) has the frame inside its edges, where
+    strip_frame did not look, and the frame's sides then crossed every gap they ran past. (A
+    single line is whitened at the image's own sides only: at the edge of the ink it is as often
+    a chart's axis.) Coordinates are those of ``gray``."""
+    inked = gray < light_level
+    rows, cols = np.flatnonzero(inked.any(axis=1)), np.flatnonzero(inked.any(axis=0))
+    if rows.size:
+        y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+        inner = strip_frame(gray[y0:y1, x0:x1], light_level)
+        if not np.shares_memory(inner, gray):
+            gray = gray.copy()
+            gray[y0:y1, x0:x1] = inner
+    return strip_edge_lines(gray, light_level)

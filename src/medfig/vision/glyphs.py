@@ -17,12 +17,14 @@ FREE_MARGIN = 0.4  # of the glyph height: the ring round a label that must be bl
 FREE_MAX_INK = 0.01  # share of that ring's pixels that may be ink (JPEG noise, a stray dot)
 
 
-def stands_free(gray: np.ndarray, box: PixelBox) -> bool:
+def stands_free(gray: np.ndarray, box: PixelBox, lines_allowed: bool = False) -> bool:
     """Is the glyph in ``box`` (pixels, origin top-left) alone on its background: no ink in a
     ring of ``FREE_MARGIN`` of its height round it? Ink is any pixel far (> 80 grey levels)
     from the ring's median tone, so dark letters on white and white letters on a flat dark
     panel both count. A letter of a word or of a rotated axis title ("E" of "Max Excitatory
-    Enh.") has its neighbouring glyphs in that ring; a letter on a photo has texture there."""
+    Enh.") has its neighbouring glyphs in that ring; a letter on a photo has texture there.
+    ``lines_allowed``: rows and columns of the window that are ink all across (a frame or an axis
+    line passing the letter) do not count."""
     x0, y0, x1, y1 = box
     m = max(2, round(FREE_MARGIN * (y1 - y0)))
     H, W = gray.shape[:2]
@@ -32,9 +34,13 @@ def stands_free(gray: np.ndarray, box: PixelBox) -> bool:
     ring[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
     if not ring.any():
         return True
-    values = window[ring]
-    ink = np.abs(values - np.median(values)) > 80
-    return float(ink.mean()) <= FREE_MAX_INK
+    ink = np.abs(window - np.median(window[ring])) > 80
+    if lines_allowed:
+        # a frame or axis line running past the letter (through the whole ring) is no neighbour:
+        # a panel letter is often set just inside a chart's frame, a word's next glyph is a blob
+        ink[:, ink.mean(axis=0) >= 0.9] = False
+        ink[ink.mean(axis=1) >= 0.9, :] = False
+    return float(ink[ring].mean()) <= FREE_MAX_INK
 
 
 SUB_GAP = 0.45  # of the letter height: the widest blank between a letter and its sub-number

@@ -19,20 +19,19 @@ the rapidocr wheel, nothing is downloaded.
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
 
 from medfig.geometry import PixelBox, intersection
+from medfig.vision.letter_recogniser import recognise
 from medfig.vision.glyphs import NUMBER, first_word, reach_right, same_axis, stands_free
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
 
 MIN_SCORE = 0.6
 LABEL_MAX_TEXT_HEIGHTS = 4.0  # a panel letter is at most this many times the figure's text height
-REC_INPUT_WIDTH = 96  # px at the recogniser's 48 px input height: a padded glyph is ~50 px wide; 1.7x faster than 160
 MAX_RECOGNITIONS = 20  # per figure: bounds the time spent on figures with many glyph-like blobs
 READS_PER_PANEL = 3  # ... raised to this many per panel on figures with more than 6 panels
 _LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z]|\d{1,2})[\)\]\.:]?$")
@@ -44,8 +43,6 @@ _SUB_LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z])[\-\u2013.,]?(i{1,3}|iv|vi{0,3}
 # sub-panel label, and the figure's other labels say which ("a2", "b1" or "aii")
 _ONE_STROKE_LABEL = re.compile(r"^[\(\[]([A-Za-z])[\-\u2013.,]?[lI|][\)\]]$")
 
-_engine = None
-_engine_lock = threading.Lock()
 
 
 @dataclass(slots=True)
@@ -66,41 +63,6 @@ class PanelLabel:
         """Letter and sub-number in lower case ("aii", "b2", "c"): one per printed label;
         in alphabetical order within a letter (i < ii < iii < iv < v, 1 < 2)."""
         return self.text.lower() + self.sub
-
-
-def ocr_engine():
-    """The process-wide rapidocr engine (recogniser only is used), one thread per call."""
-    global _engine
-    if _engine is None:
-        with _engine_lock:
-            if _engine is None:
-                from rapidocr import RapidOCR
-
-                engine = RapidOCR(
-                    params={
-                        "Global.log_level": "critical",
-                        "EngineConfig.onnxruntime.intra_op_num_threads": 1,
-                        "EngineConfig.onnxruntime.inter_op_num_threads": 1,
-                        # label crops are a glyph or a short word: the recogniser pads every
-                        # crop to this width (default 320); wider crops keep their own width
-                        "Rec.rec_img_shape": [3, 48, REC_INPUT_WIDTH],
-                    }
-                )
-                # the first inference allocates the ONNX session's buffers (~0.5 s): pay it
-                # here, when the engine loads, not inside the first figure's time budget
-                engine(np.full((32, 32, 3), 255, np.uint8), use_det=False, use_cls=False, use_rec=True)
-                _engine = engine
-    return _engine
-
-
-def recognise(crop: np.ndarray) -> tuple[str, float]:
-    """Text and score of one small RGB crop (recogniser only)."""
-    result = ocr_engine()(crop, use_det=False, use_cls=False, use_rec=True)
-    texts = getattr(result, "txts", None) or ()
-    scores = getattr(result, "scores", None) or ()
-    if not texts:
-        return "", 0.0
-    return str(texts[0]).strip(), float(scores[0])
 
 
 def normalise_label(text: str) -> str | None:
@@ -151,19 +113,18 @@ LETTER_MIN_TEXT_HEIGHTS = 1.2
 def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text_px: float | None = None) -> list[PixelBox]:
     """Glyph-like connected components in the four corner windows of a panel. The smallest glyph
     taken is 1.2% of the figure's side (specks of a photo's texture are smaller), or, where that is
-    more, LETTER_MIN_TEXT_HEIGHTS of the figure's text height: a figure read at 1,200 px has its
-    text at 10-13 px whatever its print size, and a side-based floor of 14 px dropped its letters
-    where the same figure read at 900 px kept them."""
+    more, LETTER_MIN_TEXT_HEIGHTS of the figure's text height if it stands alone: a figure read at
+    1,200 px has its text at 10-13 px whatever its print size, and a side-based floor of 14 px
+    dropped its letters where the same figure read at 900 px kept them; a glyph that small and not
+    alone is a capital of a word ("C" of "Chl a overlay" over a photo)."""
     import cv2
 
     x0, y0, x1, y1 = panel
     pw, ph = x1 - x0, y1 - y0
     win_w = int(min(pw, max(28, 0.25 * pw)))
     win_h = int(min(ph, max(28, 0.25 * ph)))
-    min_h = int(0.012 * figure_side)
-    if text_px:
-        min_h = min(min_h, int(LETTER_MIN_TEXT_HEIGHTS * text_px))
-    min_h = max(7, min_h)
+    side_floor = max(7, int(0.012 * figure_side))
+    min_h = side_floor if not text_px else max(7, min(side_floor, int(LETTER_MIN_TEXT_HEIGHTS * text_px)))
     max_h = max(min_h + 2, int(min(0.3 * ph, 0.12 * figure_side + 12)))
     found: list[tuple[float, PixelBox]] = []
     for cx, cy in ((x0, y0), (x1 - win_w, y0), (x0, y1 - win_h), (x1 - win_w, y1 - win_h)):
@@ -183,6 +144,9 @@ def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text
                 if not 0.12 <= fill <= 0.92:
                     continue
                 box = (cx + bx, cy + by, cx + bx + bw, cy + by + bh)
+                rim = (max(0, box[0] - 1), max(0, box[1] - 1), box[2] + 1, box[3] + 1)  # the mask leaves its anti-aliased rim out
+                if bh < side_floor and not stands_free(gray, rim, lines_allowed=True):
+                    continue  # as small as a capital of the figure's words: only a glyph alone is a letter
                 # distance of the glyph to the nearest panel corner, relative to panel size
                 gx, gy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
                 d = min(np.hypot(gx - px, gy - py) for px in (x0, x1) for py in (y0, y1)) / max(pw, ph)

@@ -28,7 +28,7 @@ from PIL import Image
 
 from medfig.geometry import PixelBox, area
 from medfig.vision.glyphs import text_height
-from medfig.vision.figure_edges import strip_edge_lines, strip_frame
+from medfig.vision.figure_edges import strip_figure_edges
 from medfig.vision.gap_checks import between_pictures, runs, unbridged, untinted_or_unlined
 from medfig.vision.seams import split_on_seams
 from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
@@ -321,7 +321,7 @@ def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION, 
         scale = ANALYSIS_MAX_SIDE / max(width, height)
         # nearest keeps thin separator rules crisp (bilinear would blur them into the images)
         work = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.NEAREST)
-    gray = strip_edge_lines(strip_frame(_gray(work), LIGHT_LEVEL), LIGHT_LEVEL)
+    gray = strip_figure_edges(_gray(work), LIGHT_LEVEL)
     text_px = text_height(gray)
     background, light = _background_mask(gray)
     ink = ~background
