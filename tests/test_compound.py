@@ -285,6 +285,23 @@ def test_cli_reads_an_elife_tiff(capsys):
     assert labels["b"]["subcaption"] == "Spindle."
 
 
+def test_position_words_on_one_axis_name_whole_columns_or_rows_of_a_grid():
+    from medfig.compound.align import label_alignment
+    from medfig.text.subcaptions import parse_subcaptions
+
+    grid = [[0, 0, 100, 80], [110, 0, 210, 80], [0, 90, 100, 170], [110, 90, 210, 170]]  # 2 x 2
+    labels, _ = label_alignment(grid, [], parse_subcaptions("Axial T2 MRI (left) and contrast-enhanced T1 (right) "
+                                                            "at admission and at follow-up."))
+    assert labels == ["left", "right", "left", "right"]  # was: left, right, None, None
+    labels, _ = label_alignment(grid, [], parse_subcaptions("Upper panels: H&E staining. Lower panels: CD20."))
+    assert labels == ["upper", "upper", "lower", "lower"]
+    # one row: "left" is the one left panel, as before; three columns named by two words: no guess
+    row = [[0, 0, 100, 80], [110, 0, 210, 80]]
+    assert label_alignment(row, [], parse_subcaptions("CT (left) and MRI (right)."))[0] == ["left", "right"]
+    three = [[0, 0, 60, 80], [70, 0, 130, 80], [140, 0, 200, 80], [0, 90, 60, 170], [70, 90, 130, 170], [140, 90, 200, 170]]
+    assert label_alignment(three, [], parse_subcaptions("CT (left) and MRI (right)."))[0].count("left") == 1
+
+
 def test_letters_under_rows_group_the_pictures_above_them():
     # two rows of three radiology-like pictures, "(a)" centred under row 1, "(b)" under row 2:
     # each letter names its whole row (publisher's layout), the letter is not part of the box

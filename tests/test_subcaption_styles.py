@@ -582,3 +582,22 @@ def test_a_letter_after_another_figure_number_is_no_panel_of_this_figure():
                 "direction. For details, see text.") == {}
     # the caption's own label is not another figure: "Figure 2 (A) CT ... (B) MRI ..." keeps its panels
     assert sorted(subs("Figure 2 (A) CT of the chest. (B) MRI of the brain.")) == ["a", "b"]
+
+
+def test_before_and_after_are_the_words_of_the_marker_they_precede():
+    # ROCO_70990 / ROCO_78220: "before (A) and after (B) bacterial inoculation" -- "before" is
+    # panel A's description, not a function word opening (A)'s text; the rules gave A "after"
+    assert subs("Corneal thickness was measured at 5 locations before (A) and after (B) bacterial "
+                "inoculation.")["a"].endswith("before")
+    got = subs("Lung and abdominal CT showing air in the bladder wall before (a) and after bladder catheter (b)")
+    assert got["b"] == "after bladder catheter" and got["a"].endswith("bladder wall before")
+    assert subs("CT scans before (top row) and after treatment (bottom row).") == {
+        "row-top": "CT scans before", "row-bottom": "after treatment"}
+
+
+def test_the_figure_label_is_in_no_subcaption_whoever_attaches_the_words():
+    # the tagger (trailing markers) read the "Figure 3." label as the first panel's words
+    for mode in ("rules", "tagger", "hybrid"):
+        got = {s.label: s.text for s in parse_subcaptions("Figure 3. Axial T2-weighted MRI (left) and "
+                                                          "contrast-enhanced T1 (right).", mode=mode).subcaptions}
+        assert got["left"] == "Axial T2-weighted MRI", mode

@@ -205,6 +205,23 @@ def _position_panel(label: str, boxes: list[PixelBox]) -> int | None:
     return int(np.argmax(score))
 
 
+_ACROSS = {"left", "right"}  # words that place a panel along a row
+_DOWN = {"top", "bottom", "upper", "lower"}  # ... down a column
+
+
+def _whole_line(label: str, positions: list[str], boxes: list[PixelBox]) -> str | None:
+    """A caption that places its panels on one axis only ("MRI (left) and CT (right)") names the
+    figure's columns when it has as many columns as such words and more than one row (a 2 x 2
+    grid: "left" is the whole left column), its rows likewise ("Upper panels: ... Lower panels:
+    ..."): the line's name for :func:`_line_panels` ("column-left", "row-upper"), else None."""
+    for words, axis, kind in ((_ACROSS, 0, "column"), (_DOWN, 1, "row")):
+        if label in words and set(positions) <= words | {"middle"} and len(set(positions)) >= 2:
+            lines, across = _lines(boxes, axis), _lines(boxes, 1 - axis)
+            if len(lines) == len(set(positions)) and len(across) >= 2:
+                return f"{kind}-{label}"
+    return None
+
+
 def _lines(boxes: list[PixelBox], axis: int) -> list[list[int]]:
     """Rows (axis=1, by top edge) or columns (axis=0, by left edge) of boxes, in order;
     a box joins a line when its edge is close to a box's in it (:func:`_same_line`)."""
@@ -349,8 +366,9 @@ def label_alignment(
             best, best_inv = filled, inv
     out = best if best is not None else out
     for label in positions:
-        if label.startswith(("row-", "column-")):
-            for i in _line_panels(label, boxes):
+        line = label if label.startswith(("row-", "column-")) else _whole_line(label, positions, boxes)
+        if line is not None:
+            for i in _line_panels(line, boxes):
                 if out[i] is None:
                     out[i] = label
             continue

@@ -225,7 +225,8 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         for label in order:
             if label in referenced:
                 continue  # the caption's own references beat the tagger's guess
-            trimmed = [x for x in (_strip_span(caption, a, b) for a, b in learned.get(label, [])) if x[1] > x[0]]
+            # (never the "Figure 2." label the body starts after: the tagger has read it as words)
+            trimmed = [x for x in (_strip_span(caption, max(a, body_start), b) for a, b in learned.get(label, [])) if x[1] > x[0]]
             colon_piece = after_colon.get(label)
             if trimmed and colon_piece and not any(x < colon_piece[1] and colon_piece[0] < y for x, y in trimmed):
                 trimmed.append(colon_piece)
@@ -357,7 +358,7 @@ def _split_by_leading_references(caption: str, span: tuple[int, int], labels: li
 
 
 _FUNCTION_WORDS = frozenset(
-    "either both by of in on at for from with without to and or the a an after before during under using via "
+    "either both by of in on at for from with without to and or the a an during under using via "
     "showing shows show shown demonstrating demonstrates reveals revealing revealed including "
     "is are was were see as between".split()
 )
