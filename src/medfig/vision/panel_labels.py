@@ -262,8 +262,9 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         if panel_index is None and any(same_axis(box, t) for t in ticks):
             continue
         found = {l.text.lower() for l in labels}
-        if wanted and wanted <= found and not any(l.sub for l in labels):
-            break  # every letter the caption names is found: the rest can only add noise
+        if wanted and wanted <= found and not any(l.sub for l in labels) and len(labels) == len(found):
+            break  # every letter the caption names is found once: the rest can only add noise
+            # (one read twice -- the "A" of three "PI-A" axis titles -- is not settled yet)
         if len({l.key for l in labels}) >= len(layout.panels) and (not wanted or wanted <= found):
             break  # one distinct label per panel found (sub-panels "Ai", "Aii" count apart)
         if panel_index in done or any(intersection(box, l.box) > 0 for l in labels) or box in offered:
