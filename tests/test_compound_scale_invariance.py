@@ -200,6 +200,23 @@ def test_a_later_reading_is_tried_while_a_caption_letter_is_unread():
     assert min(_gold_ious(fig, result, 1)) >= 0.7
 
 
+def test_a_letter_read_twice_does_not_end_the_search_for_the_panels_own_letter():
+    # dove PMC5965372 Fig. 6 as a JPEG at its file's resolution: the rotated "PI-A" axis titles
+    # of three scatter plots read as "A" three times; with a, b and c all "found" the search
+    # stopped before the "A" at the figure's corner, and panel A's three plots came out as a, c, -
+    import io
+
+    from dev_gold_figures import dev_gold_figure
+
+    image, fig = dev_gold_figure("dove_PMC5965372/f6-dddt-12-1303", render_scale=4.1624)  # its 300 dpi
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=85)
+    result = analyze_compound(Image.open(io.BytesIO(buffer.getvalue())), fig["caption"])
+    assert [s.label for s in result.subfigures] == ["a", "b", "c"]
+    assert {s.label_source for s in result.subfigures} == {"ocr"}
+    assert min(_gold_ious(fig, result, 1)) >= 0.8
+
+
 def test_reading_order_of_a_small_figure_keeps_its_rows_apart():
     from medfig.compound.align import reading_order
 
