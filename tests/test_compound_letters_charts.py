@@ -19,7 +19,7 @@ from medfig.compound.align import case_consistent
 from medfig.compound.pieces import grow_charts_over_text, has_tick_labels
 from medfig.geometry import iou
 from medfig.text.subcaptions import parse_subcaptions
-from medfig.vision.panel_labels import PanelLabel
+from medfig.vision.panel_labels import PanelLabel, find_panel_labels
 
 _figure = dev_gold_figure
 
@@ -342,3 +342,51 @@ def test_corner_letters_as_small_as_the_figures_text_are_offered_when_they_stand
     # the same "C" alone is offered: it is its neighbours that rule it out, not its size
     alone = _corner_candidates(_chart_corner("C"), (0, 0, 400, 300), 1200, 10.0)
     assert any(b[0] < 40 for b in alone)
+
+
+def _plate(draw, x: int, y: int, side: int, letter: str, dark=30, light=250) -> None:
+    from PIL import ImageFont
+
+    draw.rectangle((x, y, x + side - 1, y + side - 1), fill=dark)
+    draw.text((x + side // 2, y + side // 2), letter, fill=light, font=ImageFont.load_default(size=round(side * 0.8)), anchor="mm")
+
+
+def test_white_letters_on_black_plates_are_found_wherever_they_sit():
+    from PIL import ImageDraw
+
+    from medfig.vision.glyphs import letter_plates
+
+    img = Image.new("L", (600, 400), 255)
+    draw = ImageDraw.Draw(img)
+    draw.fontmode = "1"
+    _plate(draw, 10, 300, 20, "E")  # a plate at a panel's foot...
+    draw.line((10, 320, 590, 320), fill=30)  # ... sitting on a rule that runs on under the next panel
+    _plate(draw, 300, 300, 20, "F")
+    draw.rectangle((100, 50, 119, 69), fill=30)  # a black square with no letter: no plate
+    draw.rectangle((200, 50, 239, 89), outline=30, width=2)  # an empty frame: no plate
+    found = letter_plates(np.asarray(img), 10.0)
+    assert sorted((b[0], b[1]) for b in found) == [(10, 300), (300, 300)]
+    assert all(abs((b[3] - b[1]) - 20) <= 1 for b in found)
+    # plates far larger than the figure's text are no letters (a black box of a chart)
+    assert letter_plates(np.asarray(img), 3.0) == []
+
+
+def test_small_white_letters_on_plates_under_the_panels_are_read():
+    # 15 px plates under two pictures, standing on a rule (Veterinary World): the rule joins them into
+    # one wide block, which no reader takes for a letter; found as plates and read inverted (dark on
+    # light, as the recogniser reads best: a 14 px "E" on black read "日" as it stands), "E" and "F"
+    from PIL import ImageDraw
+
+    from medfig.vision.subfigures import find_panels
+
+    rng = np.random.default_rng(5)
+    img = Image.new("RGB", (640, 300), "white")
+    for x in (20, 330):
+        img.paste(Image.fromarray(rng.integers(120, 230, (240, 290, 3), dtype=np.uint8)), (x, 10))
+    draw = ImageDraw.Draw(img)
+    draw.fontmode = "1"
+    for x, letter in ((20, "E"), (330, "F")):
+        _plate(draw, x, 252, 15, letter, (30, 30, 30), (250, 250, 250))
+    draw.line((20, 267, 620, 267), fill=(60, 60, 60))  # the rule the plates stand on joins them in one block
+    labels = find_panel_labels(img, find_panels(img), {"e", "f"})
+    assert sorted(l.text for l in labels if l.text in "EF") == ["E", "F"]

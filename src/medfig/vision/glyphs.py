@@ -151,3 +151,45 @@ def text_height(gray: np.ndarray) -> float | None:
         if light >= TEXT_PAGE_SHARE * (X1 - X0) * (Y1 - Y0):
             heights.append(h)
     return float(np.median(heights)) if len(heights) >= TEXT_MIN_GLYPHS else None
+
+
+PLATE_MIN_TEXT_HEIGHTS, PLATE_MAX_TEXT_HEIGHTS = 1.2, 5.0  # a plate's side, in the figure's text heights
+PLATE_NO_TEXT_MAX_SIDE = 0.06  # ... of the figure's longer side where its text cannot be measured
+PLATE_ASPECT = (0.7, 1.5)  # width / height of a plate: about square
+PLATE_DARK_SHARE = (0.5, 0.95)  # of its box that is dark: filled, less the glyph cut out of it
+PLATE_GLYPH_SHARE = (0.05, 0.45)  # of its box that is light: one letter's strokes
+PLATE_EDGE_DARK = 0.9  # share of its outline that is dark: a rectangle, the glyph inside it
+
+
+def letter_plates(gray: np.ndarray, text_px: float | None) -> list[PixelBox]:
+    """Dark, about square plates with one light glyph cut out of them: panel letters set white on a
+    black square (Veterinary World, many radiology figures). They need no text block of their own
+    and no panel corner: a plate at a panel's foot often touches its frame or rule, which merges it
+    into a larger block. Boxes are pixels of ``gray``, origin top-left, largest plates first."""
+    import cv2
+
+    if text_px is None:  # too little text on the page to measure: any plate up to 6% of the side
+        lo, hi = 8.0, PLATE_NO_TEXT_MAX_SIDE * max(gray.shape)
+    else:
+        lo, hi = max(8.0, PLATE_MIN_TEXT_HEIGHTS * text_px), PLATE_MAX_TEXT_HEIGHTS * text_px
+    dark = (gray <= 80).astype(np.uint8)
+    # a rule or frame side the plate sits on would join it into one long component: runs of dark
+    # longer than two plates are lines, not plates, and are taken out first
+    reach = max(20, int(2 * hi))
+    lines = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8)) | cv2.morphologyEx(
+        dark, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(dark & (1 - lines), connectivity=4)
+    plates = []
+    for x, y, w, h, n in stats[1:].tolist():
+        if not (lo <= h <= hi and PLATE_ASPECT[0] * h <= w <= PLATE_ASPECT[1] * h):
+            continue
+        if not PLATE_DARK_SHARE[0] <= n / (w * h) <= PLATE_DARK_SHARE[1]:
+            continue
+        box = gray[y : y + h, x : x + w]
+        edge = np.concatenate([box[0], box[-1], box[:, 0], box[:, -1]])
+        if float((edge <= 80).mean()) < PLATE_EDGE_DARK:
+            continue  # a bold glyph ("B", "M"): dark and holed too, but not a filled rectangle
+        light = float((box >= 170).mean())
+        if PLATE_GLYPH_SHARE[0] <= light <= PLATE_GLYPH_SHARE[1]:
+            plates.append((x, y, x + w, y + h))
+    return sorted(plates, key=lambda b: -(b[3] - b[1]))

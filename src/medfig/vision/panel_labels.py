@@ -26,7 +26,7 @@ from PIL import Image
 
 from medfig.geometry import PixelBox, intersection
 from medfig.vision.letter_recogniser import recognise
-from medfig.vision.glyphs import NUMBER, first_word, reach_right, same_axis, stands_free
+from medfig.vision.glyphs import NUMBER, first_word, letter_plates, reach_right, same_axis, stands_free
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
 
@@ -108,6 +108,23 @@ def _pad_crop(rgb: np.ndarray, box: PixelBox, pad_fraction: float = 0.35) -> np.
 # lower case). On the 144-dpi crops the corner search was built on, 1.2% of the side is about
 # 1.2 text heights (text 7-12 px, sides 470-1020 px): the same floor, kept at any reading size
 LETTER_MIN_TEXT_HEIGHTS = 1.2
+
+
+def _plate_crop(rgb: np.ndarray, box: PixelBox) -> np.ndarray:
+    """A letter plate's inside, inverted (the white letter made dark on light) and padded with white:
+    the recogniser read a 14 px white "E" on black as "日" (0.57), its inverse as "E" (0.99)."""
+    x0, y0, x1, y1 = box
+    inner = 255 - rgb[y0 + 1 : y1 - 1, x0 + 1 : x1 - 1]
+    pad = max(3, round(0.35 * inner.shape[0]))
+    out = np.full((inner.shape[0] + 2 * pad, inner.shape[1] + 2 * pad, rgb.shape[2]), 255, rgb.dtype)
+    out[pad : pad + inner.shape[0], pad : pad + inner.shape[1]] = inner
+    return out
+
+
+def _glyph_on_plate(gray: np.ndarray, plate: PixelBox) -> PixelBox:
+    x0, y0, x1, y1 = plate
+    ys, xs = np.nonzero(gray[y0:y1, x0:x1] >= 170)
+    return (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1) if ys.size else plate
 
 
 def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text_px: float | None = None) -> list[PixelBox]:
@@ -236,7 +253,9 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     # (Reading blocks with ink round them after the corner glyphs saved 15% of recognitions
     # on real figures but lost letters on the synthetic set: "(a)" close under a panel.)
     per_panel = [_corner_candidates(gray, panel, side, text_px) for panel in layout.panels]
-    queue: list[tuple[PixelBox, int | None]] = [(b, None) for b in candidates]
+    # white letters on black plates first: the plate says what it is (at most a few: a figure's letters)
+    plates = letter_plates(gray, text_px)[: 2 * max(1, len(wanted or ()), len(layout.panels))]
+    queue: list[tuple[PixelBox, int | None]] = [(b, None) for b in plates + candidates]
     for rank in range(max((len(c) for c in per_panel), default=0)):
         queue.extend((c[rank], i) for i, c in enumerate(per_panel) if rank < len(c))
     firsts = {c[0] for c in per_panel if c}
@@ -271,7 +290,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
             continue
         offered.add(box)  # merged text blocks may repeat a box: one read each
         recognitions += 1
-        text, score = recognise(_pad_crop(rgb, box))
+        text, score = recognise(_plate_crop(rgb, box) if box in plates else _pad_crop(rgb, box))
         letter = normalise_label(text)
         number = letters_only and NUMBER.match(text.replace(" ", "")) is not None
         if panel_index is None and (number or not stands_free(gray, box)):
@@ -294,7 +313,9 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
             ticks.append(box)  # a word: the blocks lined up with it are the rest of its list (a legend)
         if letter is None or score < MIN_SCORE or not _label_proportioned(box) or (letters_only and letter.isdigit()):
             continue
-        if letter.isalpha():  # "A" or "Ai" of a block that left the rest of "Aiii" outside
+        if box in plates:  # the letter is the light glyph on the plate, where the corner search finds it too
+            box = _glyph_on_plate(gray, box)
+        elif letter.isalpha():  # "A" or "Ai" of a block that left the rest of "Aiii" outside
             wide, longer = _with_sub_number(rgb, gray, box, letter)
             if len(longer) > len(sub):
                 box, sub = wide, longer
