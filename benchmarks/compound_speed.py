@@ -34,7 +34,10 @@ sys.path.insert(0, sys.argv[1])
 from compound_real_figures import load_image
 import scipy.optimize  # noqa: F401  (one-off import, not a per-figure cost)
 from medfig.compound import analyze_compound
-from medfig.vision.letter_recogniser import ocr_engine
+try:
+    from medfig.vision.letter_recogniser import ocr_engine
+except ImportError:  # a baseline from before round 8
+    from medfig.vision.panel_labels import ocr_engine
 ocr_engine()
 figures = json.loads(sys.stdin.readline())
 scale = float(sys.argv[2])
