@@ -300,6 +300,9 @@ def test_position_words_on_one_axis_name_whole_columns_or_rows_of_a_grid():
     assert label_alignment(row, [], parse_subcaptions("CT (left) and MRI (right)."))[0] == ["left", "right"]
     three = [[0, 0, 60, 80], [70, 0, 130, 80], [140, 0, 200, 80], [0, 90, 60, 170], [70, 90, 130, 170], [140, 90, 200, 170]]
     assert label_alignment(three, [], parse_subcaptions("CT (left) and MRI (right)."))[0].count("left") == 1
+    # "middle" between words of one axis is that axis's middle line
+    assert label_alignment(three, [], parse_subcaptions("Control (left), 5 mg/kg (middle) and 10 mg/kg (right)."))[0] == [
+        "left", "middle", "right", "left", "middle", "right"]
 
 
 def test_letters_under_rows_group_the_pictures_above_them():

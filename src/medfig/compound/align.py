@@ -215,7 +215,8 @@ def _whole_line(label: str, positions: list[str], boxes: list[PixelBox]) -> str 
     grid: "left" is the whole left column), its rows likewise ("Upper panels: ... Lower panels:
     ..."): the line's name for :func:`_line_panels` ("column-left", "row-upper"), else None."""
     for words, axis, kind in ((_ACROSS, 0, "column"), (_DOWN, 1, "row")):
-        if label in words and set(positions) <= words | {"middle"} and len(set(positions)) >= 2:
+        named = set(positions)
+        if label in words | {"middle"} and named & words and named <= words | {"middle"} and len(named) >= 2:
             lines, across = _lines(boxes, axis), _lines(boxes, 1 - axis)
             if len(lines) == len(set(positions)) and len(across) >= 2:
                 return f"{kind}-{label}"
