@@ -214,11 +214,10 @@ def _whole_line(label: str, positions: list[str], boxes: list[PixelBox]) -> str 
     figure's columns when it has as many columns as such words and more than one row (a 2 x 2
     grid: "left" is the whole left column), its rows likewise ("Upper panels: ... Lower panels:
     ..."): the line's name for :func:`_line_panels` ("column-left", "row-upper"), else None."""
+    named = set(positions)
     for words, axis, kind in ((_ACROSS, 0, "column"), (_DOWN, 1, "row")):
-        named = set(positions)
         if label in words | {"middle"} and named & words and named <= words | {"middle"} and len(named) >= 2:
-            lines, across = _lines(boxes, axis), _lines(boxes, 1 - axis)
-            if len(lines) == len(set(positions)) and len(across) >= 2:
+            if len(_lines(boxes, axis)) == len(named) and len(_lines(boxes, 1 - axis)) >= 2:
                 return f"{kind}-{label}"
     return None
 

@@ -121,6 +121,11 @@ def _plate_crop(rgb: np.ndarray, box: PixelBox) -> np.ndarray:
     return out
 
 
+def _with_rim(box: PixelBox) -> PixelBox:
+    """A glyph's box from a threshold mask, 1 px wider all round: the mask leaves its anti-aliased rim out."""
+    return (max(0, box[0] - 1), max(0, box[1] - 1), box[2] + 1, box[3] + 1)
+
+
 def _glyph_on_plate(gray: np.ndarray, plate: PixelBox) -> PixelBox:
     x0, y0, x1, y1 = plate
     ys, xs = np.nonzero(gray[y0:y1, x0:x1] >= 170)
@@ -161,8 +166,7 @@ def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text
                 if not 0.12 <= fill <= 0.92:
                     continue
                 box = (cx + bx, cy + by, cx + bx + bw, cy + by + bh)
-                rim = (max(0, box[0] - 1), max(0, box[1] - 1), box[2] + 1, box[3] + 1)  # the mask leaves its anti-aliased rim out
-                if bh < side_floor and not stands_free(gray, rim, lines_allowed=True):
+                if bh < side_floor and not stands_free(gray, _with_rim(box), lines_allowed=True):
                     continue  # as small as a capital of the figure's words: only a glyph alone is a letter
                 # distance of the glyph to the nearest panel corner, relative to panel size
                 gx, gy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -420,7 +424,7 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
                     # x-height letters (a, c, e) are shorter than b, d, f: down to 0.6 of the median
                     if 0.6 * h <= bh <= 1.3 * h and 0.3 * h <= bw <= 1.3 * h and off <= 0.6 * h:
                         # (the box of a < 128 mask leaves the glyph's anti-aliased rim outside: 1 px more)
-                        if k >= tier and not stands_free(gray, (max(0, box[0] - 1), max(0, box[1] - 1), box[2] + 1, box[3] + 1)):
+                        if k >= tier and not stands_free(gray, _with_rim(box)):
                             continue  # away from its neighbours a letter must stand alone to count
                         cands.append(((k >= tier, off + abs(bh - h)), box))
         cands.sort(key=lambda t: t[0])
@@ -436,7 +440,6 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
             text, score = recognise(_pad_crop(rgb, box))
             letter = normalise_label(text)
             if letter is not None and letter.lower() == m and score >= MIN_SCORE:
-                rim = (max(0, box[0] - 1), max(0, box[1] - 1), box[2] + 1, box[3] + 1)
-                found.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, rim)))
+                found.append(PanelLabel(text=letter, box=box, score=score, free=stands_free(gray, _with_rim(box))))
                 break
     return found
