@@ -27,7 +27,7 @@ def ocr_lines(rgb: np.ndarray, box_pt: PointBox, dpi: float, max_lines: int | No
     """Text lines (text, box in points, score) of the block ``box_pt``, top to bottom.
 
     Lines are cut by the row ink profile and each is read by rapidocr's recogniser only
-    (the loader of :mod:`medfig.vision.panel_labels`): its text detector, run single-threaded
+    (:mod:`medfig.vision.letter_recogniser`): its text detector, run single-threaded
     on a wide caption strip, costs seconds per block; one recognition costs tens of ms."""
     from medfig.vision.letter_recogniser import recognise
 

@@ -7,6 +7,16 @@ from __future__ import annotations
 import numpy as np
 
 
+def mask_bounds(mask: np.ndarray, x0: int = 0, y0: int = 0):
+    """Box ``[x0, y0, x1, y1]`` of the True pixels of ``mask``, a region whose top-left is ``(x0, y0)``
+    in the image's pixels; None when none."""
+    rows = np.flatnonzero(mask.any(axis=1))
+    cols = np.flatnonzero(mask.any(axis=0))
+    if rows.size == 0 or cols.size == 0:
+        return None
+    return (x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
+
+
 # a dark rule around a light figure up to this thick is a frame, not content: 4 px on a 144-dpi
 # crop of ~700 px, the same share of a figure saved larger (a 1.4x file's frame is 5-6 px)
 FRAME_MAX_PX = 4
@@ -81,10 +91,9 @@ def strip_figure_edges(gray: np.ndarray, light_level: int) -> np.ndarray:
     strip_frame did not look, and the frame's sides then crossed every gap they ran past. (A
     single line is whitened at the image's own sides only: at the edge of the ink it is as often
     a chart's axis.) Coordinates are those of ``gray``."""
-    inked = gray < light_level
-    rows, cols = np.flatnonzero(inked.any(axis=1)), np.flatnonzero(inked.any(axis=0))
-    if rows.size:
-        y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    inked = mask_bounds(gray < light_level)
+    if inked is not None:
+        x0, y0, x1, y1 = inked
         inner = strip_frame(gray[y0:y1, x0:x1], light_level)
         if not np.shares_memory(inner, gray):
             gray = gray.copy()

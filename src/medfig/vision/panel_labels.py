@@ -4,16 +4,17 @@ Running the full OCR detector over a figure costs 0.2-2 s, so it is not used. La
 candidates are found cheaply instead, and only the recogniser (about 10 ms per crop)
 runs on them:
 
-1. text blocks the XY-cut left outside every panel ("(a)" under a panel), if short;
-2. inside each panel, connected components in the corner windows that look like
+1. white letters on black plates anywhere in the figure (read inverted);
+2. text blocks the XY-cut left outside every panel ("(a)" under a panel), if short;
+3. inside each panel, connected components in the corner windows that look like
    one glyph (letter-sized, high contrast against their surroundings).
 
 A candidate is a label when the recogniser reads exactly one letter (optionally in
 brackets, optionally followed by a full stop) or a one/two-digit number with score >=
 ``MIN_SCORE``. Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 
-The OCR engine loads once per process (module-level cache); the models ship inside
-the rapidocr wheel, nothing is downloaded.
+The recogniser is :mod:`medfig.vision.letter_recogniser` (loaded once per process; its models
+ship inside the rapidocr wheel, nothing is downloaded).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from PIL import Image
 
 from medfig.geometry import PixelBox, intersection
 from medfig.vision.letter_recogniser import recognise
+from medfig.vision.figure_edges import mask_bounds
 from medfig.vision.glyphs import NUMBER, first_word, letter_plates, reach_right, same_axis, stands_free
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
@@ -42,7 +44,6 @@ _SUB_LABEL_TEXT = re.compile(r"^[\(\[]?([A-Za-z])[\-\u2013.,]?(i{1,3}|iv|vi{0,3}
 # vertical stroke): in brackets ("(al)"; a bare "Al" is aluminium in an element map) it is a
 # sub-panel label, and the figure's other labels say which ("a2", "b1" or "aii")
 _ONE_STROKE_LABEL = re.compile(r"^[\(\[]([A-Za-z])[\-\u2013.,]?[lI|][\)\]]$")
-
 
 
 @dataclass(slots=True)
@@ -128,8 +129,7 @@ def _with_rim(box: PixelBox) -> PixelBox:
 
 def _glyph_on_plate(gray: np.ndarray, plate: PixelBox) -> PixelBox:
     x0, y0, x1, y1 = plate
-    ys, xs = np.nonzero(gray[y0:y1, x0:x1] >= 170)
-    return (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1) if ys.size else plate
+    return mask_bounds(gray[y0:y1, x0:x1] >= 170, x0, y0) or plate
 
 
 def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text_px: float | None = None) -> list[PixelBox]:

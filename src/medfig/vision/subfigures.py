@@ -28,7 +28,7 @@ from PIL import Image
 
 from medfig.geometry import PixelBox, area
 from medfig.vision.glyphs import text_height
-from medfig.vision.figure_edges import strip_figure_edges
+from medfig.vision.figure_edges import mask_bounds, strip_figure_edges
 from medfig.vision.gap_checks import between_pictures, runs, unbridged, untinted_or_unlined
 from medfig.vision.seams import split_on_seams
 from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
@@ -87,16 +87,7 @@ def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
 
 def _trim(ink: np.ndarray, box: PixelBox) -> PixelBox | None:
     x0, y0, x1, y1 = box
-    return _bounds(ink[y0:y1, x0:x1], x0, y0)
-
-
-def _bounds(mask: np.ndarray, x0: int, y0: int) -> PixelBox | None:
-    """Box of the True pixels of ``mask``, a region whose top-left is ``(x0, y0)``; None when none."""
-    rows = np.flatnonzero(mask.any(axis=1))
-    cols = np.flatnonzero(mask.any(axis=0))
-    if rows.size == 0 or cols.size == 0:
-        return None
-    return (x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
+    return mask_bounds(ink[y0:y1, x0:x1], x0, y0)
 
 
 def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tuple[int, int]]:
@@ -281,7 +272,7 @@ def _trim_flat_black(gray: np.ndarray, box: PixelBox) -> PixelBox:
     figure edge. A radiograph's own dark margin carries noise and is kept."""
     x0, y0, x1, y1 = box
     lit = gray > FLAT_BLACK
-    trimmed = _bounds(lit[y0:y1, x0:x1], x0, y0)
+    trimmed = mask_bounds(lit[y0:y1, x0:x1], x0, y0)
     if trimmed is None:
         return box
     # only a margin, never the picture: keep the box when the trim would take most of it (an
