@@ -168,9 +168,21 @@ def test_a_shrunk_figure_is_read_at_other_scales_and_the_one_with_more_read_lett
     assert abs(x0 - 1800) <= 3 and (y0, x1, y1) == (0, 3600, 1800)
 
 
-def test_a_figure_read_at_its_own_size_is_read_once(monkeypatch):
-    sizes, _ = _read_with(monkeypatch, (800, 500), first=0, others=2)
+def test_a_figure_at_its_own_size_with_every_letter_read_is_read_once(monkeypatch):
+    sizes, _ = _read_with(monkeypatch, (800, 500), first=2, others=2)
     assert sizes == [(800, 500)]
+
+
+def test_a_figure_at_its_own_size_with_letters_unread_is_read_again_smaller(monkeypatch):
+    # a vector chart's "a" set against its plot frame is read at the smaller text size only
+    # (mdpi agronomy Fig. 1 at 144 dpi): the crop's size gets the second reading a file gets
+    import medfig.compound as compound
+
+    sizes, result = _read_with(monkeypatch, (800, 500), first=0, others=2)
+    assert sizes[0] == (800, 500) and len(sizes) == 2
+    assert sizes[1][0] == pytest.approx(800 * compound.SECOND_READING_TEXT_SCALE, abs=2)
+    assert [s.label_source for s in result.subfigures] == ["ocr", "ocr"]
+    assert result.subfigures[1].box_px[2] == 800  # back in the figure's own pixels
 
 
 def test_another_reading_needs_two_read_letters_to_replace_the_first(monkeypatch):

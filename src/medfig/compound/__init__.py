@@ -152,13 +152,11 @@ def analyze_compound(
         raise ValueError(f"alignment must be one of {ALIGNMENTS}, not {alignment!r}")
     img = _as_image(image)
     factor = analysis_factor_of(img)
-    if factor == 1.0:
-        return _analyze(img, caption, inline_refs, figure_id=figure_id, alignment=alignment, boxes=boxes)
     # the splitter reads every figure at one size: gaps, letters and rules keep the proportions they
     # were measured at whether the image is a 150-dpi crop or a 3,000-pixel original file
     best, best_read = None, 0
     for f in _reading_factors(img, factor, boxes):
-        small = resized_for_analysis(img, f)
+        small = img if f == 1.0 else resized_for_analysis(img, f)
         small_boxes = None if boxes is None else [scale_box(b, small.size, img.size) for b in boxes]
         result = _analyze(small, caption, inline_refs, figure_id=figure_id, alignment=alignment, boxes=small_boxes)
         read = _evidence(result)
@@ -168,18 +166,22 @@ def analyze_compound(
             best, best_read = result_on_image(result, small.size, img.size), read
         named = {l for l in (result.parsed_caption.labels if result.parsed_caption else []) if len(l) == 1}
         read_letters = {s.label for s in best.subfigures if s.label_source == "ocr"}
-        if named and named <= read_letters:
-            break  # every letter the caption names was read on a panel: no reading can beat it
-        # (counted by letter: "Ai" and "Aii" read, "B" not, is two panels read but one letter missing)
+        if not named or named <= read_letters:
+            # no letter to read (no reading can show more evidence), or every letter the caption
+            # names was read on a panel: no reading can beat it (counted by letter: "Ai" and "Aii"
+            # read, "B" not, is two panels read but one letter missing)
+            break
     return best
 
 
 def _reading_factors(img: Image.Image, factor: float, boxes) -> list[float]:
-    """The scales a shrunk figure is read at: its text at ANALYSIS_TEXT_PX, and where that
-    shrinks it, also at the typical text size of the crops the splitter was built on
+    """The scales a figure is read at: its text at ANALYSIS_TEXT_PX (or as it is, if already that
+    size or smaller), also at the typical text size of the crops the splitter was built on
     (SECOND_READING_TEXT_SCALE of it) and as much larger (at most the file's own size): an original
     file's print size is a guess from its text, and a panel's thin white rules or small letters
-    may show at one of the scales only."""
+    may show at one of the scales only. That holds for a figure already at its reading size too
+    (a chart's "a" set against its plot frame at 144 dpi is read at 0.77x only), so it gets the
+    second reading as well; later readings run only while caption letters are unread."""
     if boxes is not None:
         return [factor]
     second = factor * SECOND_READING_TEXT_SCALE
