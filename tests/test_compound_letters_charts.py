@@ -390,3 +390,57 @@ def test_small_white_letters_on_plates_under_the_panels_are_read():
     draw.line((20, 267, 620, 267), fill=(60, 60, 60))  # the rule the plates stand on joins them in one block
     labels = find_panel_labels(img, find_panels(img), {"e", "f"})
     assert sorted(l.text for l in labels if l.text in "EF") == ["E", "F"]
+
+
+def test_a_row_of_significance_letters_is_not_a_row_of_panel_letters():
+    from PIL import ImageDraw, ImageFont
+
+    from medfig.vision.glyphs import in_letter_row
+
+    img = Image.new("L", (700, 120), 255)
+    draw = ImageDraw.Draw(img)
+    draw.fontmode = "1"
+    font = ImageFont.load_default(size=14)
+    for k, letter in enumerate("aabab"):  # over five bars, one letter width apart
+        draw.text((100 + 16 * k, 60), letter, fill=0, font=font)
+    for x in (10, 330, 650):  # one letter per panel, a panel apart
+        draw.text((x, 10), "b", fill=0, font=font)
+    draw.text((500, 60), "a b", fill=0, font=font)  # two are no row
+    gray = np.asarray(img)
+
+    def glyph_at(x: int, y: int):
+        ys, xs = np.nonzero(gray[y - 2:y + 22, x - 2:x + 12] < 128)
+        return (x - 2 + xs.min(), y - 2 + ys.min(), x - 1 + xs.max(), y - 1 + ys.max())
+
+    assert all(in_letter_row(gray, glyph_at(100 + 16 * k, 60)) for k in range(5))
+    assert not any(in_letter_row(gray, glyph_at(x, 10)) for x in (10, 330, 650))
+    assert not in_letter_row(gray, glyph_at(500, 60))
+
+
+def _bar_chart_with_significance_letters(draw, x: int, y: int, letters: str) -> None:
+    from PIL import ImageFont
+
+    font = ImageFont.load_default(size=14)
+    draw.line((x, y, x, y + 200), fill=0, width=2)
+    draw.line((x, y + 200, x + 360, y + 200), fill=0, width=2)
+    for k, letter in enumerate(letters):
+        bx = x + 20 + 30 * k
+        draw.rectangle((bx, y + 60 + 12 * (k % 3), bx + 20, y + 199), fill=60)
+        draw.text((bx + 10, y + 40), letter, fill=0, font=font, anchor="ms")  # on one line over the bars
+
+
+def test_significance_letters_over_bars_are_not_read_as_panel_letters():
+    # two bar charts with "a ab b a ..." over their bars (mdpi agronomy Figs. 1 and 3 print
+    # rows of them): where the chart's own "b" is not read, the "b" over a bar was taken for it
+    from PIL import ImageDraw
+
+    from medfig.vision.subfigures import find_panels
+
+    img = Image.new("RGB", (480, 560), "white")
+    draw = ImageDraw.Draw(img)
+    _bar_chart_with_significance_letters(draw, 60, 20, "aababbab")
+    _bar_chart_with_significance_letters(draw, 60, 300, "babaabba")
+    layout = find_panels(img)
+    read = find_panel_labels(img, layout, {"a", "b"})
+    over_bars = [l for l in read if l.box[0] > 70 and any(l.box[1] < y + 200 and l.box[3] > y + 20 for y in (20, 300))]
+    assert over_bars == []

@@ -1,6 +1,6 @@
 """Glyph geometry for panel-letter reading: is a glyph alone on its background, does more
 text follow it on its line (the "ii" of "Aii"), is a text block one more tick label of an
-axis already read. Pixel arithmetic only (numpy); the recogniser is in
+axis already read, is a glyph one of a row of significance letters. Pixel arithmetic only (numpy); the recogniser is in
 :mod:`medfig.vision.panel_labels`. Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure
 image, origin top-left.
 """
@@ -90,6 +90,63 @@ def same_axis(box: PixelBox, tick: PixelBox) -> bool:
     column = (abs(box[2] - tick[2]) <= tol or abs(box[0] - tick[0]) <= tol) and dy <= 4 * h
     row = abs(box[1] - tick[1]) <= tol and dx <= 4 * h
     return column or row
+
+
+ROW_MIN_GLYPHS = 3  # a compact letter display ("a  a  ab  b" over a chart's bars) has one per bar
+# Blank between neighbours of one such row, in the taller one's height: more than a word space
+# ("0 h" beside a panel's "C" is half a letter height), at most ROW_GAP_HEIGHTS (panels are many
+# letter heights wide: a figure's one letter per panel is never this close to the next)
+ROW_MIN_GAP_HEIGHTS = 0.6
+ROW_GAP_HEIGHTS = 4.0
+ROW_HEIGHT_SPREAD = 1.45  # tallest / shortest glyph of one row: one font size, "b" beside "a"
+
+
+def in_letter_row(gray: np.ndarray, box: PixelBox) -> bool:
+    """Is the glyph in ``box`` one of a row of at least ROW_MIN_GLYPHS glyphs of its size on its
+    line, with only blank between neighbours, wider than a word space and narrower than
+    ROW_GAP_HEIGHTS: the significance letters over a chart's bars? Each stands free and reads as
+    a letter (mdpi agronomy charts: the "b" of "a b a b" was taken for panel b), but a figure
+    prints one letter per panel, and panels are many letter heights apart. The glyphs of a word or
+    heading after a panel letter are closer than a word space, so they make no row."""
+    import cv2
+
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    if h < 3:
+        return False
+    reach = round((ROW_GAP_HEIGHTS + 1.3) * h * (ROW_MIN_GLYPHS - 1))
+    H, W = gray.shape[:2]
+    X0, X1 = max(0, x0 - reach), min(W, x1 + reach)
+    pad = round((ROW_HEIGHT_SPREAD - 1) * h) + 2  # room for a taller neighbour ("b" beside "a")
+    Y0, Y1 = max(0, y0 - pad), min(H, y1 + pad)
+    strip = gray[Y0:Y1, X0:X1].astype(np.int16)
+    ink = (np.abs(strip - np.median(strip)) > 80).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # the glyph's own height as its ink measures (the box may hold an anti-aliased rim)
+    own = [int(st[3]) for st in stats[1:] if X0 + st[0] < x1 and X0 + st[0] + st[2] > x0 and Y0 + st[1] < y1 and Y0 + st[1] + st[3] > y0]
+    h = max(own) if own else h
+    # every component on the line, in order: neighbours in a row have nothing but blank between them
+    line = [(x0, x1, h, True)]
+    for i in range(1, n):
+        bx, by, bw, bh, _ = (int(v) for v in stats[i])
+        top, bottom = Y0 + by, Y0 + by + bh
+        if min(bottom, y1) - max(top, y0) <= 0 or (X0 + bx < x1 and X0 + bx + bw > x0):
+            continue  # off the line, or the glyph itself found again
+        cut = (by == 0 and Y0 > 0) or (by + bh == Y1 - Y0 and Y1 < H)  # runs on past the strip: a bar, a line
+        glyph = (not cut and max(bh, h) <= ROW_HEIGHT_SPREAD * min(bh, h) and bw <= 1.3 * bh
+                 and min(bottom, y1) - max(top, y0) >= 0.6 * min(bh, h))
+        line.append((X0 + bx, X0 + bx + bw, bh, glyph))
+    line.sort()
+
+    def close(a, b) -> bool:  # further apart than the words of a label, closer than panels
+        return a[3] and b[3] and ROW_MIN_GAP_HEIGHTS * max(a[2], b[2]) <= b[0] - a[1] <= ROW_GAP_HEIGHTS * max(a[2], b[2])
+
+    left = right = line.index((x0, x1, h, True))
+    while left > 0 and close(line[left - 1], line[left]):
+        left -= 1
+    while right + 1 < len(line) and close(line[right], line[right + 1]):
+        right += 1
+    return right - left + 1 >= ROW_MIN_GLYPHS
 
 
 WORD_GAP = 0.25  # of the text height: a blank wider than this ends a word (letters sit closer)

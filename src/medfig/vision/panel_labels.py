@@ -28,7 +28,7 @@ from PIL import Image
 from medfig.geometry import PixelBox, intersection
 from medfig.vision.letter_recogniser import recognise
 from medfig.vision.figure_edges import mask_bounds
-from medfig.vision.glyphs import NUMBER, first_word, letter_plates, reach_right, same_axis, stands_free
+from medfig.vision.glyphs import NUMBER, first_word, in_letter_row, letter_plates, reach_right, same_axis, stands_free
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import axis_gap, is_rule
 
@@ -282,8 +282,8 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         # legend words) may use up the budget before the corners are reached
         if recognitions >= budget and (panel_index is None or box not in firsts):
             continue
-        if panel_index is None and any(same_axis(box, t) for t in ticks):
-            continue
+        if panel_index is None and any(same_axis(box, t) for t in ticks) or in_letter_row(gray, box):
+            continue  # the rest of an axis read already; a glyph of a row of significance letters
         found = {l.text.lower() for l in labels}
         if wanted and wanted <= found and not any(l.sub for l in labels) and len(labels) == len(found):
             break  # every letter the caption names is found once: the rest can only add noise
@@ -424,8 +424,8 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
                     # x-height letters (a, c, e) are shorter than b, d, f: down to 0.6 of the median
                     if 0.6 * h <= bh <= 1.3 * h and 0.3 * h <= bw <= 1.3 * h and off <= 0.6 * h:
                         # (the box of a < 128 mask leaves the glyph's anti-aliased rim outside: 1 px more)
-                        if k >= tier and not stands_free(gray, _with_rim(box)):
-                            continue  # away from its neighbours a letter must stand alone to count
+                        if k >= tier and not stands_free(gray, _with_rim(box)) or in_letter_row(gray, box):
+                            continue  # away from its neighbours a letter must stand alone; no significance letter
                         cands.append(((k >= tier, off + abs(bh - h)), box))
         cands.sort(key=lambda t: t[0])
         tried = [0, 0]  # recognitions in the neighbours' strips, in the other letters' lines
