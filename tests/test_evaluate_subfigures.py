@@ -65,6 +65,28 @@ def test_tokens_are_positions_not_strings():
     assert medicat_figure_f1s(gold(), pred)[0] == 0.0  # right box, other panel's words: recall 0
 
 
+def test_a_gold_fragment_that_occurs_twice_is_the_occurrence_after_the_fragment_before_it():
+    # elsevier PMC7326430 Fig. 1: "rate" after "(A)" and again after "(B)"; gold b lists its own
+    # lead and then "rate", which is B's "rate", not A's
+    from medfig.evaluate.subfigures import subcaption_spans
+
+    caption = "A: growth of either (A) rate or (D) cover. B: growth and size of either (B) rate or (E) cover."
+    b = {"subcaption": ["growth and size of either", "rate"]}
+    spans = subcaption_spans(caption, b)
+    assert [caption[s:e] for s, e in spans] == ["growth and size of either", "rate"]
+    assert spans[1][0] == caption.index("(B) rate") + 4
+    # a fragment found only before the one listed ahead of it is still found
+    assert [caption[s:e] for s, e in subcaption_spans(caption, {"subcaption": ["size", "A:"]})] == ["size", "A:"]
+    box = [0, 0, 10, 10]
+    gold = {"caption": caption, "subfigures": [
+        {"box": box, "label": "b", "subcaption": ["growth and size of either", "rate"]},
+        {"box": [20, 0, 30, 10], "label": "a", "subcaption": ["growth of either", "rate"]}]}
+    pred = {"subfigures": [{"box": box, "score": 1.0, "subcaption": "growth and size of either (B) rate",
+                            "subcaption_spans": [[caption.index("growth and"), caption.index(" (B)")],
+                                                 [caption.index("(B) rate") + 4, caption.index(" or (E)")]]}]}
+    assert medicat_figure_f1s(gold, pred)[0] == pytest.approx(1.0)
+
+
 def test_iou_below_half_scores_zero_and_low_scores_are_dropped():
     shifted = {"subfigures": [{"box": [60, 0, 160, 100], "score": 0.9, "subcaption": "axial CT"}]}
     assert medicat_figure_f1s(gold(), shifted)[0] == 0.0

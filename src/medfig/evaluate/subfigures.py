@@ -57,18 +57,18 @@ def tokens_in_spans(tokens: list[tuple[int, int]], spans: list[tuple[int, int]])
     return {i for i, (a, b) in enumerate(tokens) if any(s <= a and b <= e for s, e in spans)}
 
 
-def _locate(caption: str, text: str) -> list[tuple[int, int]]:
-    """Spans of ``text`` in ``caption``: verbatim when possible, else token by token
-    (each token's next occurrence after the previous one)."""
+def _locate(caption: str, text: str, after: int = 0) -> list[tuple[int, int]]:
+    """Spans of ``text`` in ``caption``: verbatim when possible (its first occurrence from
+    ``after`` on, else its first anywhere), else token by token (each token's next occurrence
+    after the previous one)."""
     if not text or not text.strip():
         return []
-    pos = caption.find(text)
-    if pos >= 0:
-        return [(pos, pos + len(text))]
-    stripped = text.strip()
-    pos = caption.find(stripped)
-    if pos >= 0:
-        return [(pos, pos + len(stripped))]
+    for needle in (text, text.strip()):
+        pos = caption.find(needle, after)
+        if pos < 0:
+            pos = caption.find(needle)
+        if pos >= 0:
+            return [(pos, pos + len(needle))]
     spans: list[tuple[int, int]] = []
     cursor = 0
     for m in _TOKEN.finditer(text):
@@ -93,7 +93,9 @@ def subcaption_spans(caption: str, sub: dict) -> list[tuple[int, int]]:
     fragments = value if isinstance(value, list) else [value]
     spans: list[tuple[int, int]] = []
     for frag in fragments:
-        spans.extend(_locate(caption, frag))
+        # fragments are in caption order: one that occurs twice ("overall reduction of transmission
+        # rate" after "(A)" and again after "(B and C)") is the occurrence after the one before it
+        spans.extend(_locate(caption, frag, spans[-1][1] if spans else 0))
     return spans
 
 
