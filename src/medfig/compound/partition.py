@@ -4,7 +4,7 @@
 and, when the figure follows one of the lettering conventions, returns one box per caption
 letter. Conventions tried in order:
 
-1. :func:`partition_on_anchors`: letters head their panels (eLife, Nature, Cell: a bold
+1. :func:`medfig.compound.anchors.partition_on_anchors`: letters head their panels (eLife, Nature, Cell: a bold
    "A" at the top-left); each piece goes to the nearest letter above-left of it.
 2. :func:`partition_on_foot_letters`: letters sit under their panels (Hindawi, Elsevier:
    "(a)" centred below).
@@ -17,16 +17,12 @@ Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 from __future__ import annotations
 
 from medfig.compound.align import box_gap, case_consistent, family_readings, label_key, sub_panel_letters
+from medfig.compound.anchors import TOP_LEFT_SLACK, longer_side, partition_on_anchors
 from medfig.compound.letter_grid import cluster_centres, infer_missing_letters, next_letters
-from medfig.compound.pieces import TEXT_REACH, row_gaps, split_at_letter_rows, split_at_letters, within
-from medfig.geometry import PixelBox, area, centre, intersection, union
+from medfig.compound.pieces import TEXT_REACH, within
+from medfig.geometry import PixelBox, centre, intersection, union
 from medfig.text.subcaptions import ParsedCaption
 from medfig.vision.panel_labels import PanelLabel
-
-# Letter-anchored grouping (eLife / Nature style: a bold "A" at the top-left of each panel,
-# charts whose axes, legends and tick labels the XY-cut leaves as separate pieces).
-TOP_LEFT_SLACK = 0.2  # a letter sits within this share of its group's width/height from the top-left
-
 
 SLAB_OVERLAP = 0.015  # pieces overlapping by less than this share of the extent still separate
 
@@ -268,7 +264,7 @@ def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: li
         boxes.append(box)
     # a chart's axis and tick labels (text pieces next to its plot, above its letter) join it
     everything = pics + list(letter_boxes)
-    side = _longer_side(everything)
+    side = longer_side(everything)
     reach = max(4.0, TEXT_REACH * side)
     rest = [b for b in pieces if b not in big]
     grown = [list(b) for b in boxes]
@@ -294,113 +290,13 @@ def partition_on_foot_letters(pieces: list[PixelBox], big: set, letter_boxes: li
                 return None
     return boxes  # type: ignore[return-value]
 
-ANCHOR_SLACK = 0.02  # share of the figure side a piece's centre may sit left of / above its letter
-ANCHOR_MAX_OVERLAP = 0.15  # two panel boxes may overlap by at most this share of the smaller
-
-
-def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> list[PixelBox] | None:
-    """Label-anchored partition for figures whose letters head their panels (eLife, Nature,
-    Cell: a bold "A" at the top-left). Each piece the XY-cut left (plot area, legend, tick-label
-    strip, colour bar, title) goes to the letter above-left of its centre that is nearest in
-    reading distance (dx + dy), so a panel reaches right and down to the next letter's column
-    or row, whatever the white gaps inside it. Pieces above or left of every letter (a page
-    header) are dropped. Returns one box per letter (letter + its pieces), or None when the
-    figure does not fit the convention: a letter without a picture, a letter not at the
-    top-left of its box, or boxes that overlap (then whitespace pieces are kept)."""
-    if len(letter_boxes) < 2 or not pieces:
-        return None
-    everything = list(pieces) + list(letter_boxes)
-    side = _longer_side(everything)
-    slack = ANCHOR_SLACK * side
-    groups: list[list[PixelBox]] = [[tuple(lb)] for lb in letter_boxes]  # type: ignore[misc]
-    pictures = [0] * len(letter_boxes)
-    pieces, big = split_at_letters(pieces, big, letter_boxes)
-    pieces, big = split_at_letter_rows(pieces, big, letter_boxes)
-    gaps = row_gaps(list(pieces) + list(letter_boxes))
-    for b in pieces:
-        # a piece's left edge and its vertical centre: a chart piece from the XY-cut often
-        # carries the tick labels of the panel above it, never the axis of the panel left of it
-        px, cy = b[0], (b[1] + b[3]) / 2
-        # a rotated y-axis title may stand left of its panel's letter
-        eligible = [
-            k for k, lb in enumerate(letter_boxes) if lb[0] <= px + slack + 1.5 * (lb[3] - lb[1]) and lb[1] <= cy + slack
-        ]
-        # a letter above a blank band that runs across the whole figure does not reach a piece
-        # below the band when a letter starts a new row after it (a wide panel under two
-        # narrow ones: its right part belongs to its own letter, not to the one above it)
-        open_ = [
-            k for k in eligible
-            if not any(
-                letter_boxes[k][3] <= g0 and g1 <= b[1] and any(letter_boxes[j][1] >= g1 - 2 for j in eligible)
-                for g0, g1 in gaps
-            )
-        ] or eligible
-        best = None
-        for k in open_:
-            lb = letter_boxes[k]
-            d = (px - lb[0]) + (cy - lb[1])
-            if best is None or d < best[0]:
-                best = (d, k)
-        if best is None:
-            if b in big:
-                return None  # a picture above or left of every letter: letters do not head panels
-            continue  # a page header or a title above the first letter
-        groups[best[1]].append(b)
-        pictures[best[1]] += b in big
-    boxes = [list(union(g)) for g in groups]
-    # A piece the XY-cut could not separate (a plot touching the next panel's axis title)
-    # pushes its box over the next letter: a panel ends at the next letter's column (to the
-    # right) or row (below).
-    for k, box in enumerate(boxes):
-        for j, lb in enumerate(letter_boxes):
-            if j == k or not intersection(box, boxes[j]):
-                continue
-            dx, dy = lb[0] - letter_boxes[k][0], lb[1] - letter_boxes[k][1]
-            if dx > 0 and dx >= abs(dy):  # the other letter is to the right
-                if box[2] > lb[0] > box[0]:
-                    box[2] = lb[0]
-            elif dy > 0 and dy >= abs(dx) and box[3] > lb[1] > box[1]:  # below
-                box[3] = lb[1]
-    # ... and a later panel whose piece reaches back over an earlier one (tick labels of the
-    # panel above it) starts where the earlier one ends, if its letter stays inside
-    for k, box in enumerate(boxes):
-        for j, other in enumerate(boxes):
-            if j == k or not intersection(box, other):
-                continue
-            dx, dy = letter_boxes[k][0] - letter_boxes[j][0], letter_boxes[k][1] - letter_boxes[j][1]
-            if dy > 0 and dy >= abs(dx):  # the other panel is above
-                if box[1] < other[3] <= letter_boxes[k][1]:
-                    box[1] = other[3]
-            elif dx > 0 and dx >= abs(dy) and box[0] < other[2] <= letter_boxes[k][0]:
-                box[0] = other[2]
-    # every letter needs a picture: a panel-sized piece, or (blot strips, a table: pieces
-    # each too thin to be a panel) a group of pieces that is panel-sized as a whole
-    min_side = 0.07 * side
-    for k, box in enumerate(boxes):
-        # ... or one block of small pieces merged as text that is itself panel-sized (a photo of
-        # wells with their labels between them, cut by the XY-cut into rows too small to be panels)
-        sized = any(min(b[2] - b[0], b[3] - b[1]) >= min_side for b in groups[k][1:])
-        if not pictures[k] and ((len(groups[k]) < 3 and not sized) or min(box[2] - box[0], box[3] - box[1]) < min_side):
-            return None
-    for lb, box in zip(letter_boxes, boxes):
-        if lb[0] - box[0] > TOP_LEFT_SLACK * (box[2] - box[0]) or lb[1] - box[1] > TOP_LEFT_SLACK * (box[3] - box[1]):
-            return None
-    for i in range(len(boxes)):
-        for j in range(i + 1, len(boxes)):
-            a, b = boxes[i], boxes[j]
-            inter = intersection(a, b)
-            smaller = min(area(a), area(b))
-            if inter > ANCHOR_MAX_OVERLAP * smaller:
-                return None
-    return [tuple(b) for b in boxes]  # type: ignore[misc]
-
 def _letter_groups(items: list[tuple[PixelBox, int | None]], letter_boxes: list[PixelBox], big: set, foot: bool) -> list[PixelBox] | None:
     """One box per letter under one convention (head: top-left letters, boxes include the
     letter; foot: letters under their panels, boxes are the pictures only), or None."""
     groups = _group(items, big, foot=foot)
     if groups is None or len(groups) != len(letter_boxes):
         return None
-    side = _longer_side([b for b, _ in items])
+    side = longer_side([b for b, _ in items])
     reach = max(4.0, TEXT_REACH * side)
     out: list[PixelBox | None] = [None] * len(letter_boxes)
     for g in groups:
@@ -437,9 +333,3 @@ def _grow_over_text(group: list[tuple[PixelBox, int | None]], big: set, reach: f
                 rest.remove(b)
                 changed = True
     return tuple(box)  # type: ignore[return-value]
-
-
-def _longer_side(boxes: list[PixelBox]) -> float:
-    """Longer side of the box round all ``boxes`` (the figure's extent)."""
-    u = union(boxes)
-    return max(u[2] - u[0], u[3] - u[1])
