@@ -183,3 +183,23 @@ def test_every_panel_of_every_described_dev_gold_figure_gets_text():
         _, subs = subcaptions_for([s["box"] for s in fig["subfigures"]], labels, parsed)
         empty += [(fig["figure_key"], i) for i, s in enumerate(subs) if s is None or not s.text.strip()]
     assert empty == []
+
+
+def test_a_sentence_ending_in_a_colon_before_a_run_of_items_is_the_items_shared_head():
+    # PubLayNet PMC3777717: "... control. The subsequent column graphs represent beta values ...:
+    # b) inferior parietal cortex, c) right DLPFC, and d) left DLPFC" -- the graphs' sentence is b-d's
+    caption = ("a) Whole-brain map of the group by task interaction in proactive control. The subsequent "
+               "column graphs represent beta values from the three regions: b) inferior parietal cortex, "
+               "c) right DLPFC, and d) left DLPFC.")
+    got = texts(caption, GRID4, ["a", "b", "c", "d"])
+    head = "The subsequent column graphs represent beta values from the three regions"
+    assert got[0].startswith("Whole-brain map") and "column graphs" not in got[0]
+    assert got[1:] == [f"{head} inferior parietal cortex", f"{head} right DLPFC", f"{head} left DLPFC."]
+
+
+def test_a_colon_right_after_a_marker_is_that_panels_own_text():
+    # nothing of (A)'s own would be left: the colon is no shared head
+    assert texts("(A) Dose: (B) 1 mg, (C) 5 mg.", ROW3, ["a", "b", "c"]) == ["Dose", "1 mg", "5 mg."]
+    # a list at the start of the caption: its head is everyone's, so no panel's
+    assert texts("Results of the assay: (a) control, (b) treated, and (c) knockout.", ROW3,
+                 ["a", "b", "c"]) == ["control", "treated", "knockout."]

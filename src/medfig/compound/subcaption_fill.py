@@ -212,6 +212,42 @@ def share_list_tails(parsed: ParsedCaption) -> None:
                 sub.text = " ".join(caption[x:y] for x, y in sub.spans)
 
 
+def share_list_heads(parsed: ParsedCaption) -> None:
+    """"... control. The column graphs represent beta values from the three regions: b) inferior
+    parietal cortex, c) right DLPFC, and d) left DLPFC": a sentence that ends in a colon right
+    before a run of short items is those items' shared head (MedICaT: text shared by a subset of
+    panels belongs to each), not the end of the panel before it. Only where that panel keeps text
+    of its own; a colon right after a marker ("(A) Dose: (B) 1 mg, (C) 5 mg") is left alone."""
+    caption, markers = parsed.caption, parsed.markers
+    for i in range(1, len(markers)):
+        colon = re.search(r":\s*$", caption[markers[i - 1].end : markers[i].start])
+        if colon is None:
+            continue
+        run = [markers[i]]
+        for nxt in markers[i + 1 :]:
+            item = caption[run[-1].end : nxt.start]
+            if len(re.findall(r"[^\W_]+", item)) > 6 or not re.search(r"(?:[,;]|\band|\bor)\s*$", item):
+                break
+            run.append(nxt)
+        if len(run) < 2:
+            continue
+        at = markers[i - 1].end + colon.start()  # the colon
+        start = next((a for a, b in sentence_spans(caption, 0) if a <= at < b), None)
+        if start is None or _strip(caption, markers[i - 1].end, start)[1] <= _strip(caption, markers[i - 1].end, start)[0]:
+            continue  # the head is all the panel before has
+        head = _strip(caption, start, at)
+        for label in markers[i - 1].labels:
+            sub = parsed.get(label)
+            if sub is not None:
+                sub.spans = [(a, min(b, _strip(caption, a, start)[1])) for a, b in sub.spans if a < start]
+                sub.text = " ".join(caption[a:b] for a, b in sub.spans)
+        for label in {l for m in run for l in m.labels}:
+            sub = parsed.get(label)
+            if sub is not None and not any(x < head[1] and head[0] < y for x, y in sub.spans):
+                sub.spans = sorted(sub.spans + [head])
+                sub.text = " ".join(caption[x:y] for x, y in sub.spans)
+
+
 def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption) -> list[str | None]:
     """Panels without a caption label take their reading-order neighbour's (a2 after a1)."""
     if not parsed.subcaptions or all(l is None for l in labels):
@@ -244,6 +280,7 @@ def refine_subcaptions(parsed: ParsedCaption) -> None:
                 if sub is not None:
                     trim_list_head(caption, sub, parsed.markers, i)
     share_list_tails(parsed)
+    share_list_heads(parsed)
 
 
 def subcaptions_for(
