@@ -10,19 +10,15 @@ from pathlib import Path
 import pytest
 
 from medfig.dataset import load_dataset
-from medfig.pipeline.build import build
 from medfig.search import SearchIndex, documents_from_dataset
 from medfig.search.store import build_index
 
-ELIFE = Path(__file__).resolve().parents[2] / "shared" / "data" / "elife_xml_pdf_pairs" / "elife-04177-vor-r1"
 
 
 @pytest.fixture(scope="module")
-def dataset(tmp_path_factory) -> Path:
-    inputs = tmp_path_factory.mktemp("in")
-    shutil.copytree(ELIFE, inputs / ELIFE.name, ignore=shutil.ignore_patterns("*.jinja"))
-    out = tmp_path_factory.mktemp("ds")
-    build(inputs, out, workers=0, progress=False, subfigures=False)
+def dataset(tmp_path_factory, elife_04177_build) -> Path:
+    out = tmp_path_factory.mktemp("ds") / "dataset"
+    shutil.copytree(elife_04177_build[0], out)  # the index is written into it: a copy of the shared build
     return out
 
 

@@ -3,25 +3,19 @@ status (not_in_pdf), counted apart in the summary, excluded with that reason in 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
 from medfig.cli import main
-from medfig.pipeline.build import build
 
 ELIFE = Path(__file__).resolve().parents[2] / "shared" / "data" / "elife_xml_pdf_pairs" / "elife-04177-vor-r1"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    inputs = tmp_path_factory.mktemp("in")
-    shutil.copytree(ELIFE, inputs / ELIFE.name, ignore=shutil.ignore_patterns("*.jinja"))
-    out = tmp_path_factory.mktemp("ds")
-    report = build(inputs, out, workers=0, progress=False, subfigures=False)
-    return out, report
+def built(elife_04177_build):
+    return elife_04177_build  # read only: curate writes its release elsewhere
 
 
 def test_supplements_get_their_own_status_and_no_error_row(built):
