@@ -16,7 +16,8 @@ Three cases leave panels empty, and each is closed here, from the caption's own 
   Africa (A), Malawi (B)") loses the head the whole list shares (MedICaT: text shared by all
   panels is no panel's), and the words running on after a list that names only some of the
   panels ("Paraxial (a) and parasagittal (b) maximum intensity projection ...") are each listed
-  panel's (text shared by a subset belongs to each of them).
+  panel's (text shared by a subset belongs to each of them), as is a sentence ending in a colon
+  right before a run of short items mid-caption (:func:`share_list_heads`).
 
 Offsets are character offsets into the caption as given.
 """
@@ -45,6 +46,12 @@ _PREPOSITIONS = frozenset("of in on at for from with without to by via under aft
 _NO_PANEL_LIST = re.compile(r"https?://|www\.|\bAbbreviations?\b|\b[A-Z]{2,}[\w-]*,\s+[a-z]")
 _LIST_GLUE = re.compile(r"\s*(?:[,;&/]|and\b|or\b)", re.IGNORECASE)
 _PHRASE_CUT = re.compile(r"(?:[,;:(\u2014\u2013]|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
+
+
+def _respan(caption: str, sub: Subcaption, spans: list[tuple[int, int]]) -> None:
+    """Give ``sub`` these spans of the caption, and their words as its text."""
+    sub.spans = spans
+    sub.text = " ".join(caption[a:b] for a, b in spans)
 
 
 def _strip(caption: str, a: int, b: int) -> tuple[int, int]:
@@ -104,8 +111,7 @@ def trim_inline(caption: str, sub: Subcaption, marker_start: int, marker_end: in
             if cut:
                 b = _strip(caption, a, cut.start())[1]
         keep.append((a, b))
-    sub.spans = keep
-    sub.text = " ".join(caption[a:b] for a, b in keep)
+    _respan(caption, sub, keep)
 
 
 def trim_list_head(caption: str, sub: Subcaption, markers: list, i: int) -> None:
@@ -130,8 +136,7 @@ def trim_list_head(caption: str, sub: Subcaption, markers: list, i: int) -> None
         if mk.start - 2 <= b <= mk.start and b > a:
             a = _list_head_start(caption, a, b, items)
         keep.append((a, b))
-    sub.spans = keep
-    sub.text = " ".join(caption[a:b] for a, b in keep)
+    _respan(caption, sub, keep)
 
 
 def _list_head_start(caption: str, a: int, b: int, items: list[str]) -> int:
@@ -208,8 +213,7 @@ def share_list_tails(parsed: ParsedCaption) -> None:
         for label in named:
             sub = parsed.get(label)
             if sub is not None and not any(x < tail[1] and tail[0] < y for x, y in sub.spans):
-                sub.spans = sorted(sub.spans + [tail])
-                sub.text = " ".join(caption[x:y] for x, y in sub.spans)
+                _respan(caption, sub, sorted(sub.spans + [tail]))
 
 
 def share_list_heads(parsed: ParsedCaption) -> None:
@@ -233,19 +237,18 @@ def share_list_heads(parsed: ParsedCaption) -> None:
             continue
         at = markers[i - 1].end + colon.start()  # the colon
         start = next((a for a, b in sentence_spans(caption, 0) if a <= at < b), None)
-        if start is None or _strip(caption, markers[i - 1].end, start)[1] <= _strip(caption, markers[i - 1].end, start)[0]:
+        own = None if start is None else _strip(caption, markers[i - 1].end, start)
+        if own is None or own[1] <= own[0]:
             continue  # the head is all the panel before has
         head = _strip(caption, start, at)
         for label in markers[i - 1].labels:
             sub = parsed.get(label)
             if sub is not None:
-                sub.spans = [(a, min(b, _strip(caption, a, start)[1])) for a, b in sub.spans if a < start]
-                sub.text = " ".join(caption[a:b] for a, b in sub.spans)
+                _respan(caption, sub, [(a, min(b, _strip(caption, a, start)[1])) for a, b in sub.spans if a < start])
         for label in {l for m in run for l in m.labels}:
             sub = parsed.get(label)
             if sub is not None and not any(x < head[1] and head[0] < y for x, y in sub.spans):
-                sub.spans = sorted(sub.spans + [head])
-                sub.text = " ".join(caption[x:y] for x, y in sub.spans)
+                _respan(caption, sub, sorted(sub.spans + [head]))
 
 
 def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption) -> list[str | None]:
