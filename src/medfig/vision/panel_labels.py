@@ -282,8 +282,8 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         # legend words) may use up the budget before the corners are reached
         if recognitions >= budget and (panel_index is None or box not in firsts):
             continue
-        if panel_index is None and any(same_axis(box, t) for t in ticks) or in_letter_row(gray, box):
-            continue  # the rest of an axis read already; a glyph of a row of significance letters
+        if panel_index is None and any(same_axis(box, t) for t in ticks):
+            continue
         found = {l.text.lower() for l in labels}
         if wanted and wanted <= found and not any(l.sub for l in labels) and len(labels) == len(found):
             break  # every letter the caption names is found once: the rest can only add noise
@@ -292,6 +292,8 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
             break  # one distinct label per panel found (sub-panels "Ai", "Aii" count apart)
         if panel_index in done or any(intersection(box, l.box) > 0 for l in labels) or box in offered:
             continue
+        if in_letter_row(gray, box):
+            continue  # a glyph of a row of significance letters (checked last: it reads pixels)
         offered.add(box)  # merged text blocks may repeat a box: one read each
         recognitions += 1
         text, score = recognise(_plate_crop(rgb, box) if box in plates else _pad_crop(rgb, box))
