@@ -1,8 +1,8 @@
 """Glyph geometry for panel-letter reading: is a glyph alone on its background, does more
 text follow it on its line (the "ii" of "Aii"), is a text block one more tick label of an
-axis already read, is a glyph one of a row of significance letters. Pixel arithmetic only (numpy); the recogniser is in
-:mod:`medfig.vision.panel_labels`. Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure
-image, origin top-left.
+axis already read, is a glyph one of a row of significance letters. Pixel arithmetic only
+(numpy); the recogniser is in :mod:`medfig.vision.panel_labels`. Boxes are ``[x0, y0, x1, y1]``
+in pixels of the figure image, origin top-left.
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ import numpy as np
 
 from medfig.geometry import PixelBox
 
+INK_CONTRAST = 80  # grey levels off the background: a pixel this far from it is ink
 FREE_MARGIN = 0.4  # of the glyph height: the ring round a label that must be blank
 FREE_MAX_INK = 0.01  # share of that ring's pixels that may be ink (JPEG noise, a stray dot)
 
 
 def stands_free(gray: np.ndarray, box: PixelBox, lines_allowed: bool = False) -> bool:
     """Is the glyph in ``box`` (pixels, origin top-left) alone on its background: no ink in a
-    ring of ``FREE_MARGIN`` of its height round it? Ink is any pixel far (> 80 grey levels)
+    ring of ``FREE_MARGIN`` of its height round it? Ink is any pixel far (> INK_CONTRAST grey levels)
     from the ring's median tone, so dark letters on white and white letters on a flat dark
     panel both count. A letter of a word or of a rotated axis title ("E" of "Max Excitatory
     Enh.") has its neighbouring glyphs in that ring; a letter on a photo has texture there.
@@ -34,7 +35,7 @@ def stands_free(gray: np.ndarray, box: PixelBox, lines_allowed: bool = False) ->
     ring[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0] = False
     if not ring.any():
         return True
-    ink = np.abs(window - np.median(window[ring])) > 80
+    ink = np.abs(window - np.median(window[ring])) > INK_CONTRAST
     if lines_allowed:
         # a frame or axis line running past the letter (through the whole ring) is no neighbour:
         # a panel letter is often set just inside a chart's frame, a word's next glyph is a blob
@@ -48,7 +49,7 @@ SUB_GAP = 0.45  # of the letter height: the widest blank between a letter and it
 
 def reach_right(gray: np.ndarray, box: PixelBox) -> int:
     """Right end of the ink that follows the glyph in ``box`` on its line (the "ii" of "Aii",
-    the "2" of "a2"): columns with ink (> 80 grey levels off the background) over the glyph's
+    the "2" of "a2"): columns with ink (> INK_CONTRAST grey levels off the background) over the glyph's
     rows, blanks of at most ``SUB_GAP`` of its height between them, up to 2.5 heights on.
     ``box[2]`` when nothing follows."""
     x0, y0, x1, y1 = box
@@ -59,7 +60,7 @@ def reach_right(gray: np.ndarray, box: PixelBox) -> int:
         return x1
     ring = np.concatenate([gray[max(0, y0 - 2), x0:x1], gray[min(gray.shape[0] - 1, y1 + 1), x0:x1]]).astype(np.int16)
     background = int(np.median(ring)) if ring.size else int(np.median(strip))
-    inked = (np.abs(strip - background) > 80).any(axis=0)
+    inked = (np.abs(strip - background) > INK_CONTRAST).any(axis=0)
     end, blank = x1, 0
     for k, ink in enumerate(inked):
         if ink:
@@ -120,22 +121,26 @@ def in_letter_row(gray: np.ndarray, box: PixelBox) -> bool:
     pad = round((ROW_HEIGHT_SPREAD - 1) * h) + 2  # room for a taller neighbour ("b" beside "a")
     Y0, Y1 = max(0, y0 - pad), min(H, y1 + pad)
     strip = gray[Y0:Y1, X0:X1].astype(np.int16)
-    ink = (np.abs(strip - np.median(strip)) > 80).astype(np.uint8)
+    ink = (np.abs(strip - np.median(strip)) > INK_CONTRAST).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    # the glyph's own height as its ink measures (the box may hold an anti-aliased rim)
-    own = [int(st[3]) for st in stats[1:] if X0 + st[0] < x1 and X0 + st[0] + st[2] > x0 and Y0 + st[1] < y1 and Y0 + st[1] + st[3] > y0]
-    h = max(own) if own else h
-    # every component on the line, in order: neighbours in a row have nothing but blank between them
-    line = [(x0, x1, h, True)]
+    others = []  # components on the glyph's line, left or right of it
+    own = []  # heights of the glyph itself as its ink measures (the box may hold an anti-aliased rim)
     for i in range(1, n):
         bx, by, bw, bh, _ = (int(v) for v in stats[i])
         top, bottom = Y0 + by, Y0 + by + bh
-        if min(bottom, y1) - max(top, y0) <= 0 or (X0 + bx < x1 and X0 + bx + bw > x0):
-            continue  # off the line, or the glyph itself found again
+        if min(bottom, y1) - max(top, y0) <= 0:
+            continue  # off the line
+        if X0 + bx < x1 and X0 + bx + bw > x0:
+            own.append(bh)
+            continue
         cut = (by == 0 and Y0 > 0) or (by + bh == Y1 - Y0 and Y1 < H)  # runs on past the strip: a bar, a line
-        glyph = (not cut and max(bh, h) <= ROW_HEIGHT_SPREAD * min(bh, h) and bw <= 1.3 * bh
-                 and min(bottom, y1) - max(top, y0) >= 0.6 * min(bh, h))
-        line.append((X0 + bx, X0 + bx + bw, bh, glyph))
+        others.append((X0 + bx, X0 + bx + bw, bh, top, bottom, cut))
+    h = max(own) if own else h
+    # every component on the line, in order: neighbours in a row have nothing but blank between them
+    line = [(x0, x1, h, True)] + [
+        (a, b, bh, not cut and max(bh, h) <= ROW_HEIGHT_SPREAD * min(bh, h) and b - a <= 1.3 * bh
+         and min(bottom, y1) - max(top, y0) >= 0.6 * min(bh, h))
+        for a, b, bh, top, bottom, cut in others]
     line.sort()
 
     def close(a, b) -> bool:  # further apart than the words of a label, closer than panels
@@ -162,7 +167,7 @@ def first_word(gray: np.ndarray, box: PixelBox) -> PixelBox:
     if strip.size == 0:
         return box
     background = int(np.median(strip))  # a text line is mostly background
-    inked = (np.abs(strip - background) > 80).any(axis=0)
+    inked = (np.abs(strip - background) > INK_CONTRAST).any(axis=0)
     end, blank, started = x0, 0, False
     for k, ink in enumerate(inked):
         if ink:

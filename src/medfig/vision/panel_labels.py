@@ -426,8 +426,8 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
                     # x-height letters (a, c, e) are shorter than b, d, f: down to 0.6 of the median
                     if 0.6 * h <= bh <= 1.3 * h and 0.3 * h <= bw <= 1.3 * h and off <= 0.6 * h:
                         # (the box of a < 128 mask leaves the glyph's anti-aliased rim outside: 1 px more)
-                        if k >= tier and not stands_free(gray, _with_rim(box)) or in_letter_row(gray, box):
-                            continue  # away from its neighbours a letter must stand alone; no significance letter
+                        if k >= tier and not stands_free(gray, _with_rim(box)):
+                            continue  # away from its neighbours a letter must stand alone to count
                         cands.append(((k >= tier, off + abs(bh - h)), box))
         cands.sort(key=lambda t: t[0])
         tried = [0, 0]  # recognitions in the neighbours' strips, in the other letters' lines
@@ -437,6 +437,8 @@ def _search_missing(rgb: np.ndarray, gray: np.ndarray, labels: list[PanelLabel],
                 continue
             if box in seen or any(intersection(box, l.box) > 0 for l in labels + found):
                 continue
+            if in_letter_row(gray, box):
+                continue  # a significance letter (checked only for the glyphs tried: it reads pixels)
             seen.add(box)
             tried[other_lines] += 1
             text, score = recognise(_pad_crop(rgb, box))

@@ -272,7 +272,7 @@ def _trim_flat_black(gray: np.ndarray, box: PixelBox) -> PixelBox:
     figure edge. A radiograph's own dark margin carries noise and is kept."""
     x0, y0, x1, y1 = box
     lit = gray > FLAT_BLACK
-    trimmed = mask_bounds(lit[y0:y1, x0:x1], x0, y0)
+    trimmed = _trim(lit, box)
     if trimmed is None:
         return box
     # only a margin, never the picture: keep the box when the trim would take most of it (an
