@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from medfig.compound.subcaption_fill import enumerated_parts, subcaptions_for
+from medfig.compound.subcaption_fill import enumerated_parts, numbered_subcaptions, subcaptions_for
 from medfig.text.subcaptions import parse_subcaptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,6 +119,56 @@ def test_prose_with_numbers_is_not_a_list():
     caption = ("Gene expression levels after exposure. The relative levels in the cells at 2, 4, 8, and 24 h "
                "were compared to unexposed cells, whose levels were defined as 1.0.")
     assert enumerated_parts(caption, 4) is None and enumerated_parts(caption, 5) is None
+
+
+def labels_and_texts(caption: str, boxes: list[list[int]], labels: list[str | None]) -> list[tuple]:
+    got_labels, subs = subcaptions_for(boxes, labels, parse_subcaptions(caption))
+    return [(l, s.text if s else None) for l, s in zip(got_labels, subs)]
+
+
+def test_panels_numbered_with_roman_numerals_take_their_text_in_reading_order():
+    caption = "Figure 4. Cell morphology. (i) Control; (ii) 24 h; (iii) 48 h; (iv) 72 h after treatment."
+    assert labels_and_texts(caption, GRID4, [None] * 4) == [
+        ("i", "Control"), ("ii", "24 h"), ("iii", "48 h"), ("iv", "72 h after treatment.")]
+
+
+def test_panels_numbered_with_digits_leading_trailing_and_in_ranges():
+    assert texts("Figure 2. Axial CT (1), coronal CT (2) and sagittal MRI (3) of the tumour.", ROW3,
+                 [None] * 3) == ["Axial CT", "coronal CT", "sagittal MRI"]
+    got = texts("Fig. 3. (1-3) CT images at admission. (4) MRI after 2 weeks.", GRID4, [None] * 4)
+    assert got == ["CT images at admission."] * 3 + ["MRI after 2 weeks."]
+    assert texts("Figure 1. 1) axial CT; 2) coronal CT.", ROW3[:2], [None] * 2) == ["axial CT", "coronal CT."]
+
+
+def test_a_printed_letter_takes_the_number_it_stands_for():
+    # the image prints b on the first panel in reading order: it is the caption's (2)
+    got = labels_and_texts("(1) Axial CT. (2) Coronal CT.", ROW3[:2], ["b", None])
+    assert got == [("2", "Coronal CT."), ("1", "Axial CT.")]
+
+
+def test_numbers_that_do_not_run_from_one_name_no_panels():
+    assert numbered_subcaptions("Scheme: (1) cells seeded; (3) cells fixed.") == []
+    assert numbered_subcaptions("Growth at day 2 (2) and day 3 (3).") == []
+    # roman numerals and digits mixed: no one numbering
+    assert numbered_subcaptions("(i) Chest CT. (2) Brain MRI.") == []
+    assert [s.label for s in numbered_subcaptions("(i) Chest CT. (ii) Brain MRI.")] == ["i", "ii"]
+
+
+def test_numbers_counting_other_things_than_the_panels_name_structures():
+    caption = "Sagittal MRI. (1) Sciatic nerve. (2) Piriformis. (3) Sacroiliac joint."
+    assert texts(caption, ROW3[:2], [None] * 2) == [None, None]
+    assert texts(caption, ROW3, [None] * 3) == ["Sciatic nerve.", "Piriformis.", "Sacroiliac joint."]
+
+
+def test_numbers_never_make_a_figure_compound():
+    from PIL import Image
+
+    from medfig.compound import analyze_compound
+
+    plain = Image.new("RGB", (400, 300), "white")
+    caption = "Workflow of the study: (1) cells are seeded, (2) treated and (3) imaged."
+    result = analyze_compound(plain, caption)
+    assert not result.compound and result.subfigures == []
 
 
 # ---------------------------------------------------------------- dev-corpus gold

@@ -53,6 +53,15 @@ def test_grouped_markers_and_and_lists():
     assert got["c"] == got["d"] == "lone Cx"
 
 
+
+def test_a_semicolon_ends_a_group_of_markers():
+    # the letters before ";" trail their clause, those after it lead the next one: two groups
+    got = subs("Gels of the first (a, blue) and last sample (b, orange); (c) and (d) controls.")
+    assert got == {"a": "Gels of the first", "b": "last sample", "c": "controls.", "d": "controls."}
+    got = subs("Western blots (a) and (b); (c) and (d) loading controls.")
+    assert got["a"] == got["b"] == "Western blots"
+    assert got["c"] == got["d"] == "loading controls."
+
 def test_nature_style_bold_letters_with_inner_references():
     got = subs("Formation. a, b Schematic of the process (a) and summary (b). c–e SEM images of BM (c), PM (d).")
     assert set(got) == {"a", "b", "c", "d", "e"}

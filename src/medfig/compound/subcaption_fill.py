@@ -28,8 +28,9 @@ import re
 
 from medfig.compound.align import reading_order
 from medfig.geometry import PixelBox
+from medfig.text.ordinal_markers import numbers_as_letters
 from medfig.text.panel_markers import sentence_spans
-from medfig.text.subcaptions import ParsedCaption, Subcaption
+from medfig.text.subcaptions import ParsedCaption, Subcaption, parse_subcaptions
 
 # list separators: ", ", "; ", " and ", ", and ", " or "
 _ITEM_SEP = re.compile(r"\s*(?:;|,\s*(?:and|or)\b|,|\band\b|\bor\b)\s*")
@@ -286,6 +287,22 @@ def refine_subcaptions(parsed: ParsedCaption) -> None:
     share_list_heads(parsed)
 
 
+def numbered_subcaptions(caption: str) -> list[Subcaption]:
+    """Subcaptions of a caption that numbers its panels ("(i) ..., (ii) ...", "CT (1), MRI (2)"),
+    labelled with the numbers as written, in order; [] when it does not
+    (:mod:`medfig.text.ordinal_markers`)."""
+    found = numbers_as_letters(caption)
+    if found is None:
+        return []
+    rewritten, names = found
+    parsed = parse_subcaptions(rewritten)
+    if len(parsed.subcaptions) < 2 or any(s.label not in names for s in parsed.subcaptions):
+        return []
+    refine_subcaptions(parsed)
+    return [Subcaption(label=names[s.label], spans=s.spans, text=" ".join(caption[a:b] for a, b in s.spans))
+            for s in parsed.subcaptions if s.spans]
+
+
 def subcaptions_for(
     boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption
 ) -> tuple[list[str | None], list[Subcaption | None]]:
@@ -298,6 +315,23 @@ def subcaptions_for(
         # a panel given its neighbour's text keeps no letter of its own (none was read or named)
         filled = fill_labels(boxes, labels, parsed)
         return labels, [parsed.get(l) if l else None for l in filled]
+    numbered = numbered_subcaptions(caption)
+    if len(numbered) == len(boxes):
+        # panels numbered, not lettered (as many numbers as panels: numbers that count more or
+        # fewer things name structures inside the images, "(1) sciatic nerve. (2) piriformis"):
+        # a panel whose letter the image prints takes its number (b: 2), the others the numbers
+        # left, in reading order, as MedICaT's heuristic; the numbers never moved a cut
+        def printed(label: str | None) -> int:
+            k = ord(label) - ord("a") if label and len(label) == 1 and label.isalpha() else -1
+            return k if 0 <= k < len(numbered) else -1
+
+        left = [k for k in range(len(numbered)) if k not in {printed(l) for l in labels}]
+        labels, subs = list(labels), [None] * len(boxes)
+        for i in reading_order(boxes):
+            k = printed(labels[i])
+            k = k if k >= 0 else (left.pop(0) if left else len(numbered) - 1)  # a letter printed twice
+            subs[i], labels[i] = numbered[k], numbered[k].label
+        return labels, subs
     parts = enumerated_parts(caption, len(boxes), _body_start(caption))
     if parts is None:
         return labels, [None] * len(boxes)

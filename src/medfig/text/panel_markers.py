@@ -367,7 +367,7 @@ def _inline_letters(caption: str, body_start: int) -> list[Marker]:
     return [Marker([l], p, p + 1, "inline") for l, p in run]
 
 
-_GROUP_GLUE = re.compile(rf"[{_DASH}\s,;&()\[\]]*(?:(?:and|or|to)[\s()\[\]]*)?[{_DASH}\s()\[\]]*")
+_GROUP_GLUE = re.compile(rf"[{_DASH}\s,&()\[\]]*(?:(?:and|or|to)[\s()\[\]]*)?[{_DASH}\s()\[\]]*")
 
 
 def _group(caption: str, markers: list[Marker]) -> list[Marker]:
