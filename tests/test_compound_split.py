@@ -280,6 +280,52 @@ def test_two_slices_on_black_without_printed_letters_stay_one_picture():
     assert not analyze_compound(image, "CT of the abdomen. (A) Before treatment. (B) After treatment.").compound
 
 
+def _slices_on_black(centres: list[tuple[int, int]], size: tuple[int, int], radii: list[int] | None = None) -> Image.Image:
+    """Round CT-like slices (noisy grey discs of radius 80 or ``radii``, a few brighter and darker
+    spots) on black."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w]
+    page = np.zeros((h, w), np.float32)
+    for (cx, cy), radius in zip(centres, radii or [80] * len(centres)):
+        disc = (yy - cy) ** 2 + (xx - cx) ** 2 < radius**2
+        page[disc] = 110 + rng.normal(0, 12, disc.sum())
+        for _ in range(3):
+            sy, sx = cy + rng.uniform(-40, 40), cx + rng.uniform(-40, 40)
+            page[((yy - sy) ** 2 + (xx - sx) ** 2 < rng.uniform(6, 14) ** 2)] = rng.uniform(30, 230)
+    return Image.fromarray(np.clip(page, 0, 255).astype(np.uint8)).convert("RGB")
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 2)])
+def test_a_regular_grid_of_slices_on_black_is_split_into_its_cells(rows, cols):
+    # an MRI series in rows and columns on black: no edges, no letters, no white gaps. Cut one
+    # way first, two rows of such pictures were refused like two legs in one CT slice
+    from medfig.vision.subfigures import find_panels
+
+    pitch = 200
+    centres = [(100 + c * pitch, 100 + r * pitch) for r in range(rows) for c in range(cols)]
+    panels = find_panels(_slices_on_black(centres, (cols * pitch, rows * pitch))).panels
+    assert len(panels) == rows * cols
+    for cx, cy in centres:  # one panel round each slice, the slice's disc inside it
+        (box,) = [p for p in panels if p[0] <= cx <= p[2] and p[1] <= cy <= p[3]]
+        assert box[0] <= cx - 78 and box[2] >= cx + 78 and box[1] <= cy - 78 and box[3] >= cy + 78
+        assert box[2] - box[0] <= pitch and box[3] - box[1] <= pitch
+
+
+def test_objects_on_black_in_an_irregular_arrangement_stay_one_picture():
+    # four round objects in two rows and two columns, the lower ones smaller: the rows are of
+    # unequal height, as one photograph's objects are and a layout's rows are not
+    from medfig.vision.subfigures import find_panels
+
+    centres = [(100, 100), (300, 100), (100, 300), (300, 300)]
+    regular = _slices_on_black(centres, (400, 400))
+    irregular = _slices_on_black(centres, (400, 400), radii=[80, 80, 50, 50])
+    assert len(find_panels(regular).panels) == 4
+    assert len(find_panels(irregular).panels) == 1
+
+
 def test_a_narrow_picture_pasted_on_a_black_page_gets_its_own_box_not_the_page_round_it():
     # the page black round a narrow radiograph took most of its piece, so the trim was refused
     # (it guards an MRI's own black field); a picture lit all along its four edges is pasted

@@ -178,6 +178,40 @@ def _dark_cut_ok(ink: np.ndarray, pieces: list[PixelBox], fig_w: int, fig_h: int
     return len(big) >= 3 and min(areas) >= 0.5 * max(areas)
 
 
+LATTICE_SPACING_SPREAD = 1.15  # a layout grid's rows are one height, its columns one width: longest / shortest
+LATTICE_MIN_CELLS = 4
+
+
+def _dark_lattice(ink: np.ndarray, box: PixelBox, rows: list[tuple[int, int]], cols: list[tuple[int, int]]) -> list[PixelBox] | None:
+    """The cells of a grid of black gaps crossing a dark region both ways (an MRI or CT series
+    set in rows and columns, no edges, no letters), or None. Cut one way at a time, two rows of
+    such pictures look like two legs in one CT slice; the grid as a whole is the evidence: kept
+    when it is regular, its rows of one height and its columns of one width, as a layout's
+    are, with at least 2 x 2 cells each holding a panel-size picture of nearly one size
+    (one empty cell at most, a series of five in a 2 x 3 grid). Black between the objects of
+    one photograph does not line up into equal rows and columns."""
+    x0, y0, x1, y1 = box
+
+    def bands(gaps: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
+        edges = [0] + [p for s, e in gaps for p in (s, e)] + [n]
+        return [(a, b) for a, b in zip(edges[::2], edges[1::2]) if b > a]
+
+    ys, xs = bands(rows, y1 - y0), bands(cols, x1 - x0)
+    if len(ys) < 2 or len(xs) < 2 or len(ys) * len(xs) < LATTICE_MIN_CELLS:
+        return None
+    for spans in (ys, xs):
+        sizes = [b - a for a, b in spans]
+        if max(sizes) > LATTICE_SPACING_SPREAD * min(sizes):
+            return None
+    cells = [(x0 + a, y0 + c, x0 + b, y0 + d) for c, d in ys for a, b in xs]
+    content = [t for t in (_trim(ink, c) for c in cells) if t is not None]
+    fig_h, fig_w = ink.shape
+    if len(content) < max(LATTICE_MIN_CELLS, len(cells) - 1) or not all(_is_panel(t, fig_w, fig_h) for t in content):
+        return None
+    areas = [area(t) for t in content]
+    return cells if min(areas) >= 0.5 * max(areas) else None
+
+
 ALIGN_TOLERANCE = 0.05  # of the pieces' extent: edges this close count as lined up
 
 
@@ -251,6 +285,10 @@ def _cut(
             edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
             pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
         if checked and check_dark_cuts:
+            lattice = _dark_lattice(ink, trimmed, rows, cols)
+            if lattice is not None:
+                pieces = lattice
+                break
             content = [t for t in (_trim(ink, p) for p in pieces) if t is not None]
             if not _dark_cut_ok(ink, content, ink.shape[1], ink.shape[0]):
                 pieces = []
