@@ -326,6 +326,25 @@ def test_objects_on_black_in_an_irregular_arrangement_stay_one_picture():
     assert len(find_panels(irregular).panels) == 1
 
 
+def test_a_thin_black_gap_between_objects_on_black_is_no_rule_between_pictures():
+    # two round objects of one micrograph nearly touching: the 4 px of black between them are
+    # as thin as a rule between CT tiles, but black lies on both sides of them nearly all along
+    import numpy as np
+
+    from medfig.vision.subfigures import find_panels
+
+    rng = np.random.default_rng(4)
+    yy, xx = np.mgrid[0:300, 0:404]
+    discs = ((yy - 150) ** 2 + (xx - 100) ** 2 < 100**2) | ((yy - 150) ** 2 + (xx - 304) ** 2 < 100**2)
+    image = np.where(discs, rng.integers(60, 200, discs.shape), 0).astype(np.uint8)
+    assert len(find_panels(Image.fromarray(image).convert("RGB")).panels) == 1
+    # the same gap between two pictures that abut it all along is a rule
+    tiles = np.zeros((300, 404), np.uint8)
+    tiles[:, :200] = rng.integers(60, 200, (300, 200))
+    tiles[:, 204:] = rng.integers(60, 200, (300, 200))
+    assert len(find_panels(Image.fromarray(tiles).convert("RGB")).panels) == 2
+
+
 def test_a_narrow_picture_pasted_on_a_black_page_gets_its_own_box_not_the_page_round_it():
     # the page black round a narrow radiograph took most of its piece, so the trim was refused
     # (it guards an MRI's own black field); a picture lit all along its four edges is pasted

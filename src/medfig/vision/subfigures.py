@@ -90,6 +90,9 @@ def _trim(ink: np.ndarray, box: PixelBox) -> PixelBox | None:
     return mask_bounds(ink[y0:y1, x0:x1], x0, y0)
 
 
+THIN_RULE_SIDE_SHARE = 1 / 3  # of a thin rule's length, the least a picture on each side must differ from it
+
+
 def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tuple[int, int]]:
     """Thin separator lines of any colour: runs of 1..max_len rows (axis=1) or columns
     (axis=0) whose pixels are all one value, between rows/columns that are not uniform.
@@ -121,6 +124,10 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
         for k in (s - 1, e):
             side = values[k] if axis == 1 else values[:, k]
             if spread[k] <= 40 and abs(float(np.median(side)) - line) < 12:
+                sides_ok = False
+            # pictures abut a rule along much of its length; black between the scattered
+            # cells of one micrograph has black on both sides nearly all along
+            elif float((np.abs(side.astype(np.int16) - line) > 12).mean()) < THIN_RULE_SIDE_SHARE:
                 sides_ok = False
         if sides_ok and _white_beside(light, s, e, axis):
             continue  # a chart's axis line or a box's edge, not a rule between pictures
