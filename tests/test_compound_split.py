@@ -345,6 +345,23 @@ def test_a_thin_black_gap_between_objects_on_black_is_no_rule_between_pictures()
     assert len(find_panels(Image.fromarray(tiles).convert("RGB")).panels) == 2
 
 
+@pytest.mark.parametrize("xs,panels", [((70, 210, 350), 3), ((70, 210, 420), 1)])
+def test_three_slices_on_black_are_a_series_only_when_evenly_spaced(xs, panels):
+    # three round pictures of one size in a row on black: an MRI series when their centres are
+    # evenly spaced; clusters of cells scattered over one micrograph are not
+    import numpy as np
+
+    from medfig.vision.subfigures import find_panels
+
+    rng = np.random.default_rng(6)
+    yy, xx = np.mgrid[0:160, 0 : xs[-1] + 70]
+    discs = np.zeros(yy.shape, bool)
+    for x in xs:
+        discs |= (yy - 80) ** 2 + (xx - x) ** 2 < 60**2
+    image = np.where(discs, rng.integers(60, 200, discs.shape), 0).astype(np.uint8)
+    assert len(find_panels(Image.fromarray(image).convert("RGB")).panels) == panels
+
+
 def test_a_narrow_picture_pasted_on_a_black_page_gets_its_own_box_not_the_page_round_it():
     # the page black round a narrow radiograph took most of its piece, so the trim was refused
     # (it guards an MRI's own black field); a picture lit all along its four edges is pasted

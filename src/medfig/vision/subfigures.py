@@ -93,6 +93,17 @@ def _trim(ink: np.ndarray, box: PixelBox) -> PixelBox | None:
 THIN_RULE_SIDE_SHARE = 1 / 3  # of a thin rule's length, the least a picture on each side must differ from it
 
 
+def _differing_share(values: np.ndarray, level: float, k: int, outward: int, axis: int) -> float:
+    """The largest share of pixels differing from ``level`` in the 3 rows/columns from ``k`` outward."""
+    n = values.shape[0] if axis == 1 else values.shape[1]
+    shares = []
+    for j in range(k, k + 3 * outward, outward):
+        if 0 <= j < n:
+            line = values[j] if axis == 1 else values[:, j]
+            shares.append(float((np.abs(line.astype(np.int16) - level) > 12).mean()))
+    return max(shares)
+
+
 def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tuple[int, int]]:
     """Thin separator lines of any colour: runs of 1..max_len rows (axis=1) or columns
     (axis=0) whose pixels are all one value, between rows/columns that are not uniform.
@@ -125,10 +136,13 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
             side = values[k] if axis == 1 else values[:, k]
             if spread[k] <= 40 and abs(float(np.median(side)) - line) < 12:
                 sides_ok = False
-            # pictures abut a rule along much of its length; black between the scattered
-            # cells of one micrograph has black on both sides nearly all along
-            elif float((np.abs(side.astype(np.int16) - line) > 12).mean()) < THIN_RULE_SIDE_SHARE:
-                sides_ok = False
+        # a picture abuts a rule along much of its length, on one side at least (a letter row
+        # may run along the other); black between the scattered cells of one micrograph has
+        # black on both sides nearly all along. Looked at up to 3 px out: a resized picture's
+        # last column is blended into the rule
+        if sides_ok and max(_differing_share(values, line, s - 1, -1, axis),
+                            _differing_share(values, line, e, 1, axis)) < THIN_RULE_SIDE_SHARE:
+            sides_ok = False
         if sides_ok and _white_beside(light, s, e, axis):
             continue  # a chart's axis line or a box's edge, not a rule between pictures
         if sides_ok:
@@ -180,9 +194,27 @@ def _dark_cut_ok(ink: np.ndarray, pieces: list[PixelBox], fig_w: int, fig_h: int
     # slice have no straight edge; an inset on a black MRI does not line up with it.
     if any(_rectangular(ink, p) for p in big) and _lined_up(big):
         return True
-    # Radiology panels on black have no visible edge; three or more of nearly one size in a
-    # row or column are a layout (an MRI series), two are not (two legs in one CT slice).
-    return len(big) >= 3 and min(areas) >= 0.5 * max(areas)
+    # Radiology panels on black have no visible edge; three or more of nearly one size, evenly
+    # spaced in a row or column, are a layout (an MRI series), two are not (two legs in one CT
+    # slice), nor are clusters of cells scattered over one micrograph.
+    return len(big) >= 3 and min(areas) >= 0.5 * max(areas) and _evenly_spaced(big)
+
+
+EVEN_SPACING = 1.25  # a layout's pictures: largest / smallest distance between neighbours' centres ...
+EVEN_GAP_SLACK = 0.25  # ... or between their facing edges: at most this share of the widest gap apart
+
+
+def _evenly_spaced(pieces: list[PixelBox]) -> bool:
+    """Do the pieces stand evenly along their line: their centres evenly spaced (pictures of one
+    width), or the gaps between them of one width (a designer's spacing, pictures of any width)?"""
+    side_by_side = all(a[2] <= b[0] or b[2] <= a[0] for i, a in enumerate(pieces) for b in pieces[i + 1 :])
+    axis = 0 if side_by_side else 1
+    ordered = sorted(pieces, key=lambda p: p[axis])
+    centres = [(p[axis] + p[axis + 2]) / 2 for p in ordered]
+    steps = [b - a for a, b in zip(centres, centres[1:])]
+    gaps = [b[axis] - a[axis + 2] for a, b in zip(ordered, ordered[1:])]
+    even_centres = min(steps) > 0 and max(steps) <= EVEN_SPACING * min(steps)
+    return even_centres or max(gaps) - min(gaps) <= max(3, EVEN_GAP_SLACK * max(gaps))
 
 
 LATTICE_SPACING_SPREAD = 1.15  # a layout grid's rows are one height, its columns one width: longest / shortest
