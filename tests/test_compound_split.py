@@ -253,7 +253,7 @@ def _two_slices_on_black(letters: bool) -> tuple[Image.Image, list[tuple[int, in
 
 
 def test_the_dark_cut_checks_keep_two_round_slices_together_unless_told_not_to():
-    # _dark_cut_ok refuses a cut between two round pictures on black (two legs in one CT slice);
+    # dark_cuts.dark_cut_ok refuses a cut between two round pictures on black (two legs in one CT slice);
     # analyze_compound asks for the unchecked cut only where the caption names the panels and the
     # image prints their letters one to a piece (synthetic dark figures: F1 0.684 -> 0.721)
     from medfig.vision.subfigures import find_panels
@@ -264,7 +264,7 @@ def test_the_dark_cut_checks_keep_two_round_slices_together_unless_told_not_to()
 
 
 def test_pictures_on_black_the_caption_names_and_the_image_letters_are_split():
-    # two round slices on black are what _dark_cut_ok refuses to cut (two legs in one CT slice);
+    # two round slices on black are what dark_cuts.dark_cut_ok refuses to cut (two legs in one CT slice);
     # the caption's "(A)", "(B)" and the same letters printed one to a piece say they are panels
     image, boxes = _two_slices_on_black(letters=True)
     result = analyze_compound(image, "CT of the abdomen. (A) Before treatment. (B) After treatment.")

@@ -2,9 +2,11 @@
 
 A figure image is cut, recursively, at every run of rows (then columns) that is
 background from edge to edge of the current region. Background is "light": the
-white page or the white separator lines publishers put between panels. Dark
-regions are never treated as gaps, because radiology images are mostly black and
-a black band inside a CT slice is not a panel boundary.
+white page or the white separator lines publishers put between panels. In a light
+figure dark regions are never gaps. In a dark figure (radiology on black) black runs
+are cut only where the pieces look like a layout (:mod:`medfig.vision.dark_cuts`):
+a black band inside a CT slice is not a panel boundary. Thin uniform lines of any
+colour that pictures abut are rules between them.
 
 The leaves of the cut are then sorted into
 
@@ -28,6 +30,7 @@ from PIL import Image
 
 from medfig.geometry import PixelBox, area
 from medfig.vision.glyphs import text_height
+from medfig.vision.dark_cuts import dark_cut_ok, dark_lattice
 from medfig.vision.figure_edges import mask_bounds, strip_figure_edges
 from medfig.vision.gap_checks import between_pictures, runs, unbridged, untinted_or_unlined
 from medfig.vision.seams import split_on_seams
@@ -41,10 +44,9 @@ LIGHT_LEVEL = 215
 MIN_PANEL_SIDE_FRACTION = 0.07
 # ... and area >= this fraction of the figure area.
 MIN_PANEL_AREA_FRACTION = 0.012
-# Dark figures: pixels at most this dark are background too; a dark-gap split needs panels of
-# comparable size (smallest area >= this fraction of the largest).
+# Dark figures: pixels at most this dark are background too (which black gaps part panels:
+# medfig.vision.dark_cuts).
 DARK_LEVEL = 24
-DARK_SPLIT_BALANCE = 0.2
 # Thinner slivers are rulers, colour bars or image borders, not panels.
 MAX_PANEL_ASPECT = 6.0
 # Analysis happens on a copy whose longer side is at most this (speed); boxes are scaled back.
@@ -168,102 +170,6 @@ def _white_beside(light: np.ndarray, s: int, e: int, axis: int) -> bool:
     return False
 
 
-def _rectangular(ink: np.ndarray, box: PixelBox) -> bool:
-    """Does the content fill its box like a pasted image (ink all along its edges)?
-    An object photographed on black (a leg in a CT slice) touches its box at a few points."""
-    x0, y0, x1, y1 = box
-    sub = ink[y0:y1, x0:x1]
-    edges = [sub[0].mean(), sub[-1].mean(), sub[:, 0].mean(), sub[:, -1].mean()]
-    return float(np.mean(edges)) >= 0.6
-
-
-def _dark_cut_ok(ink: np.ndarray, pieces: list[PixelBox], fig_w: int, fig_h: int) -> bool:
-    """A cut along a dark gap is kept only between two or more rectangular pieces of
-    comparable size, so an inset on a black MRI, two legs in one CT slice, or a letter
-    in a black corner are not split off."""
-    big = [p for p in pieces if _is_panel(p, fig_w, fig_h)]
-    if len(big) < 2:
-        return False  # cutting a letter or a ruler off a dark image would shrink the panel
-    areas = [area(p) for p in big]
-    if min(areas) < DARK_SPLIT_BALANCE * max(areas):
-        return False
-    if all(_rectangular(ink, p) for p in big):
-        return True
-    # A row (or column) of pasted pictures: one of them has visible rectangular edges and all
-    # line up along the cut (same top and bottom, or same left and right). Two legs in one CT
-    # slice have no straight edge; an inset on a black MRI does not line up with it.
-    if any(_rectangular(ink, p) for p in big) and _lined_up(big):
-        return True
-    # Radiology panels on black have no visible edge; three or more of nearly one size, evenly
-    # spaced in a row or column, are a layout (an MRI series), two are not (two legs in one CT
-    # slice), nor are clusters of cells scattered over one micrograph.
-    return len(big) >= 3 and min(areas) >= 0.5 * max(areas) and _evenly_spaced(big)
-
-
-EVEN_SPACING = 1.25  # a layout's pictures: largest / smallest distance between neighbours' centres ...
-EVEN_GAP_SLACK = 0.25  # ... or between their facing edges: at most this share of the widest gap apart
-
-
-def _evenly_spaced(pieces: list[PixelBox]) -> bool:
-    """Do the pieces stand evenly along their line: their centres evenly spaced (pictures of one
-    width), or the gaps between them of one width (a designer's spacing, pictures of any width)?"""
-    side_by_side = all(a[2] <= b[0] or b[2] <= a[0] for i, a in enumerate(pieces) for b in pieces[i + 1 :])
-    axis = 0 if side_by_side else 1
-    ordered = sorted(pieces, key=lambda p: p[axis])
-    centres = [(p[axis] + p[axis + 2]) / 2 for p in ordered]
-    steps = [b - a for a, b in zip(centres, centres[1:])]
-    gaps = [b[axis] - a[axis + 2] for a, b in zip(ordered, ordered[1:])]
-    even_centres = min(steps) > 0 and max(steps) <= EVEN_SPACING * min(steps)
-    return even_centres or max(gaps) - min(gaps) <= max(3, EVEN_GAP_SLACK * max(gaps))
-
-
-LATTICE_SPACING_SPREAD = 1.15  # a layout grid's rows are one height, its columns one width: longest / shortest
-LATTICE_MIN_CELLS = 4
-
-
-def _dark_lattice(ink: np.ndarray, box: PixelBox, rows: list[tuple[int, int]], cols: list[tuple[int, int]]) -> list[PixelBox] | None:
-    """The cells of a grid of black gaps crossing a dark region both ways (an MRI or CT series
-    set in rows and columns, no edges, no letters), or None. Cut one way at a time, two rows of
-    such pictures look like two legs in one CT slice; the grid as a whole is the evidence: kept
-    when it is regular, its rows of one height and its columns of one width, as a layout's
-    are, with at least 2 x 2 cells each holding a panel-size picture of nearly one size
-    (one empty cell at most, a series of five in a 2 x 3 grid). Black between the objects of
-    one photograph does not line up into equal rows and columns."""
-    x0, y0, x1, y1 = box
-
-    def bands(gaps: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
-        edges = [0] + [p for s, e in gaps for p in (s, e)] + [n]
-        return [(a, b) for a, b in zip(edges[::2], edges[1::2]) if b > a]
-
-    ys, xs = bands(rows, y1 - y0), bands(cols, x1 - x0)
-    if len(ys) < 2 or len(xs) < 2 or len(ys) * len(xs) < LATTICE_MIN_CELLS:
-        return None
-    for spans in (ys, xs):
-        sizes = [b - a for a, b in spans]
-        if max(sizes) > LATTICE_SPACING_SPREAD * min(sizes):
-            return None
-    cells = [(x0 + a, y0 + c, x0 + b, y0 + d) for c, d in ys for a, b in xs]
-    content = [t for t in (_trim(ink, c) for c in cells) if t is not None]
-    fig_h, fig_w = ink.shape
-    if len(content) < max(LATTICE_MIN_CELLS, len(cells) - 1) or not all(_is_panel(t, fig_w, fig_h) for t in content):
-        return None
-    areas = [area(t) for t in content]
-    return cells if min(areas) >= 0.5 * max(areas) else None
-
-
-ALIGN_TOLERANCE = 0.05  # of the pieces' extent: edges this close count as lined up
-
-
-def _lined_up(pieces: list[PixelBox]) -> bool:
-    """Do the pieces share their top and bottom (side by side) or left and right (stacked)?"""
-    for lo, hi in ((1, 3), (0, 2)):
-        extent = max(p[hi] for p in pieces) - min(p[lo] for p in pieces)
-        tol = ALIGN_TOLERANCE * extent
-        if max(p[lo] for p in pieces) - min(p[lo] for p in pieces) <= tol and max(p[hi] for p in pieces) - min(p[hi] for p in pieces) <= tol:
-            return True
-    return False
-
-
 def _cut(
     ink: np.ndarray,
     gray: np.ndarray,
@@ -277,6 +183,9 @@ def _cut(
     check_dark_cuts: bool = True,
 ) -> None:
     # In a dark figure only white margins are trimmed: black borders belong to the images.
+    def fits(piece: PixelBox) -> bool:
+        return _is_panel(piece, ink.shape[1], ink.shape[0])
+
     trim_ink = ink if trim_ink is None else trim_ink
     trimmed = _trim(trim_ink, box)
     if trimmed is None:
@@ -324,12 +233,12 @@ def _cut(
             edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
             pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
         if checked and check_dark_cuts:
-            lattice = _dark_lattice(ink, trimmed, rows, cols)
+            lattice = dark_lattice(ink, trimmed, rows, cols, fits)
             if lattice is not None:
                 pieces = lattice
                 break
             content = [t for t in (_trim(ink, p) for p in pieces) if t is not None]
-            if not _dark_cut_ok(ink, content, ink.shape[1], ink.shape[0]):
+            if not dark_cut_ok(ink, content, fits):
                 pieces = []
                 continue
         break
@@ -380,7 +289,7 @@ def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION, 
     """Split a figure image into panel boxes and small text blocks (see module doc).
     ``gap_ink_fraction``: the share of ink a row or column of a light figure may hold and still be
     a gap; ``check_dark_cuts=False`` cuts a dark figure at every black gap, without
-    ``_dark_cut_ok``'s checks (both only where the caption says the figure has panels the default
+    ``dark_cuts.dark_cut_ok``'s checks (both only where the caption says the figure has panels the default
     found no gap between, and its letters then confirm the split)."""
     width, height = image.size
     scale = 1.0
@@ -399,7 +308,7 @@ def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION, 
     if light:
         _cut(ink, gray, (0, 0, w, h), min_gap=2, leaves=leaves, gap_ink=gap_ink_fraction)
     else:
-        # dark figure: black gaps separate panels too, under the checks of _dark_cut_ok
+        # dark figure: black gaps separate panels too, under the checks of dark_cuts.dark_cut_ok
         dark_ink = ~((gray <= DARK_LEVEL) | (gray >= 235))
         _cut(dark_ink, gray, (0, 0, w, h), min_gap=3, leaves=leaves, dark=True, trim_ink=gray < 235,
              check_dark_cuts=check_dark_cuts)
