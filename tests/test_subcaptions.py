@@ -62,6 +62,13 @@ def test_a_semicolon_ends_a_group_of_markers():
     assert got["a"] == got["b"] == "Western blots"
     assert got["c"] == got["d"] == "loading controls."
 
+def test_a_preposition_opening_the_clause_on_a_marker_leaves_the_words_after_it_to_the_marker():
+    got = subs("In (a), the mass is visible; in (b), it has regressed after therapy.")
+    assert got == {"a": "the mass is visible", "b": "it has regressed after therapy."}
+    got = subs("In panel (A), CT before treatment. In panel (B), CT after treatment.")
+    assert got == {"a": "CT before treatment.", "b": "CT after treatment."}
+
+
 def test_nature_style_bold_letters_with_inner_references():
     got = subs("Formation. a, b Schematic of the process (a) and summary (b). c–e SEM images of BM (c), PM (d).")
     assert set(got) == {"a", "b", "c", "d", "e"}

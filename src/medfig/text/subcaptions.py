@@ -183,6 +183,9 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
                 b = _last_panel_end(caption, sentences, spans, s_end, b)
             elif markers[i + 1].kind == "mid" and sentence_of(next_start)[0] > a:
                 b = sentence_of(next_start)[0]  # the words before a letter inside a sentence are its
+            elif markers[i + 1].kind == "bracketed" and _OPENER.fullmatch(
+                    caption[clause_start(caption, next_start, a) : next_start]):
+                b = clause_start(caption, next_start, a)  # "...; in (b), ...": the opener is (b)'s
             pieces = [(a, b)]
             if mk.kind == "mid" and in_sentence[0].kind == "mid" and in_sentence[0].start > s_start:
                 # "Light-induced b temperature changes and c ionic current changes": the head of
@@ -357,6 +360,8 @@ def _split_by_leading_references(caption: str, span: tuple[int, int], labels: li
     return {label: spans or [span] for label, spans in out.items()}
 
 
+# a preposition opening a clause on a panel marker: "In (a), ...", "in panel (b), ..."
+_OPENER = re.compile(r"\s*(?:[Ii]n|[Aa]t|[Oo]n|[Ff]rom|[Ff]or)(?:\s+[Pp]anels?)?\s*")
 _FUNCTION_WORDS = frozenset(
     "either both by of in on at for from with without to and or the a an during under using via "
     "showing shows show shown demonstrating demonstrates reveals revealing revealed including "
@@ -376,6 +381,8 @@ def _is_leading(caption: str, before: str, mk: Marker, to_next: str | None = Non
     one ("OTU (a) richness and (b) Shannon diversity": each marker opens its item)."""
     if only_punct(before) or mk.kind in ("leading", "half"):
         return True
+    if mk.kind == "bracketed" and _OPENER.fullmatch(before):
+        return True  # "In (a), the mass is visible; in (b), ...": the clause opens on the marker
     after = caption[mk.end : mk.end + 3].lstrip()
     if after[:1] in (",", ".", ";", ":", ")") or not after:
         return False
