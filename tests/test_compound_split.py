@@ -362,6 +362,41 @@ def test_three_slices_on_black_are_a_series_only_when_evenly_spaced(xs, panels):
     assert len(find_panels(Image.fromarray(image).convert("RGB")).panels) == panels
 
 
+def _heatmap_beside_a_photo(line: int) -> Image.Image:
+    """A 6 x 6 heatmap of 40 px cells parted by ``line`` px white lines, 30 px of white, then a
+    photo-like picture: two panels of one figure."""
+    import numpy as np
+
+    rng = np.random.default_rng(8)
+    page = np.full((300, 620, 3), 255, np.uint8)
+    for r in range(6):
+        for c in range(6):
+            y, x = 20 + r * (40 + line), 20 + c * (40 + line)
+            page[y : y + 40, x : x + 40] = rng.integers(0, 200, 3)
+    page[20:280, 340:600] = rng.integers(40, 200, (260, 260, 1))
+    return Image.fromarray(page)
+
+
+@pytest.mark.parametrize("line", [1, 2])
+def test_a_heatmap_with_white_lines_between_its_cells_is_one_panel(line):
+    # the XY-cut parted the heatmap at every white line: 36 cells, each too small for a panel,
+    # merged into a text block, and the heatmap panel was lost
+    from medfig.vision.subfigures import find_panels
+
+    panels = sorted(find_panels(_heatmap_beside_a_photo(line)).panels)
+    side = 6 * 40 + 5 * line
+    assert panels == [(20, 20, 20 + side, 20 + side), (340, 20, 600, 280)]
+
+
+def test_the_dashes_of_a_dashed_arrow_are_no_heatmap_cells():
+    # elsevier fig. 1, a biosynthetic pathway (single panel): its dashed arrows are runs of equal
+    # dashes parted by equal thin gaps, like a heatmap's cells, but they make no panel-size
+    # picture; joined, they parted the pathway into two "panels"
+    image, fig = _figure("elsevier_PMC5991880/fig1")
+    assert not fig["compound"]
+    assert not analyze_compound(image, fig["caption"]).compound
+
+
 def test_a_narrow_picture_pasted_on_a_black_page_gets_its_own_box_not_the_page_round_it():
     # the page black round a narrow radiograph took most of its piece, so the trim was refused
     # (it guards an MRI's own black field); a picture lit all along its four edges is pasted

@@ -170,6 +170,52 @@ def _white_beside(light: np.ndarray, s: int, e: int, axis: int) -> bool:
     return False
 
 
+MATRIX_MIN_CELLS = 4
+
+
+def _is_matrix(cells: list[int], gaps: list[int], longest: int) -> bool:
+    """Are these consecutive pieces (extents) and the gaps between them the cells of one
+    picture: at least MATRIX_MIN_CELLS, each too thin to be a panel, the inner ones of one extent
+    and the two at the ends no longer (grid lines drawn over a picture at its ticks cut half
+    cells off its ends), parted by thin gaps of one width?"""
+    if len(cells) < MATRIX_MIN_CELLS:
+        return False
+    inner = cells[1:-1]
+    slack = max(2, 0.15 * max(inner))
+    return (max(cells) < MIN_PANEL_SIDE_FRACTION * longest
+            and max(inner) - min(inner) <= slack and max(cells[0], cells[-1]) <= max(inner) + slack
+            and max(gaps) - min(gaps) <= 2)
+
+
+def _join_cells(edges: list[int], across: int, longest: int) -> list[int]:
+    """The cut's edges (piece starts and ends, alternately) with the cells of one picture joined:
+    a heatmap drawn with white lines between its cells, or under a white grid, is one picture, not
+    cells too small for panels (which end up as text). Only where the cells make a picture of a
+    panel's size (``across``: the region's extent across the cut): a dashed line's dashes stay
+    apart. A row of panels (each at least a panel's side) or of tick labels (gaps wider than thin)
+    is left as it is."""
+    thin = max(3, round(0.004 * longest))
+    side = MIN_PANEL_SIDE_FRACTION * longest
+    pieces = list(zip(edges[::2], edges[1::2]))
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(pieces):
+        j = i  # the longest run from i of small pieces parted by thin gaps
+        while (j + 1 < len(pieces) and pieces[j + 1][0] - pieces[j][1] <= thin
+               and pieces[j + 1][1] - pieces[j + 1][0] < MIN_PANEL_SIDE_FRACTION * longest):
+            j += 1
+        run = pieces[i : j + 1]
+        cells = [b - a for a, b in run]
+        gaps = [b[0] - a[1] for a, b in zip(run, run[1:])]
+        if across >= side and run[-1][1] - run[0][0] >= side and _is_matrix(cells, gaps, longest):
+            out.append((run[0][0], run[-1][1]))
+            i = j + 1
+        else:
+            out.append(pieces[i])
+            i += 1
+    return [v for piece in out for v in piece]
+
+
 def _cut(
     ink: np.ndarray,
     gray: np.ndarray,
@@ -232,6 +278,15 @@ def _cut(
         else:
             edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
             pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
+        joined = _join_cells(edges, (x1 - x0) if widest_row >= widest_col else (y1 - y0), max(ink.shape))
+        if joined != edges:  # a heatmap's cells parted by thin white lines: one picture
+            if len(joined) == 2:
+                pieces = []
+                break
+            if widest_row >= widest_col:
+                pieces = [(x0, y0 + a, x1, y0 + b) for a, b in zip(joined[::2], joined[1::2])]
+            else:
+                pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(joined[::2], joined[1::2])]
         if checked and check_dark_cuts:
             lattice = dark_lattice(ink, trimmed, rows, cols, fits)
             if lattice is not None:

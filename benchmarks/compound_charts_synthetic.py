@@ -1,0 +1,153 @@
+"""Multi-panel charts drawn by matplotlib, with exact panel boxes: the chart styles of PMC figures.
+
+    .venv/bin/python benchmarks/compound_charts_synthetic.py [--n 120] [--seed 0]
+
+Each figure is a grid of 2-6 charts (line, bar with error bars, scatter, box plot, histogram,
+heatmap with colour bar) in one of six matplotlib styles (default, ggplot's grey plot area,
+seaborn's white grid and white, bmh, classic), with or without a shared legend, panel titles and
+tight or loose spacing; half the figures letter their panels (one letter style and place per
+figure: "a", "(a)" or "a." above the axes' top-left corner or inside it, caption "(a) ... (b) ...")
+and half do not (caption without letters). The gold box of a panel is matplotlib's own tight
+box of the axes (ticks, tick labels, axis labels, title, colour bar) and its letter.
+
+Prints per style and lettering: gold panels matched by a predicted box at IoU >= 0.5, their mean
+IoU, and MedICaT-metric F1 (lettered figures only: unlettered captions describe no panel).
+What ``medfig compound IMAGE --caption TEXT`` runs (``analyze_compound``) on each PNG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import format_table  # noqa: E402
+
+STYLES = ("default", "ggplot", "seaborn-v0_8-whitegrid", "seaborn-v0_8-white", "bmh", "classic")
+KINDS = ("line", "bar", "scatter", "box", "hist", "heat")
+PANEL_TEXTS = ("Body weight over time", "Serum levels", "Tumour volume", "Survival of the groups",
+               "Expression by group", "Response to dose")
+
+
+def _draw(ax, kind: str, rng: np.random.Generator) -> None:
+    if kind == "line":
+        x = np.arange(10)
+        for k in range(int(rng.integers(1, 4))):
+            ax.plot(x, rng.normal(0, 1, 10).cumsum(), marker="o", label=f"group {k + 1}")
+    elif kind == "bar":
+        n = int(rng.integers(3, 7))
+        ax.bar(np.arange(n), rng.uniform(1, 10, n), yerr=rng.uniform(0.2, 1, n), color="C0", label="group 1")
+        ax.set_xticks(np.arange(n))
+        ax.set_xticklabels([f"T{i}" for i in range(n)])
+    elif kind == "scatter":
+        ax.scatter(rng.normal(0, 1, 60), rng.normal(0, 1, 60), s=10, label="group 1")
+    elif kind == "box":
+        ax.boxplot([rng.normal(m, 1, 30) for m in range(int(rng.integers(2, 5)))])
+    elif kind == "heat":
+        image = ax.imshow(rng.normal(0, 1, (8, 8)), cmap="viridis", aspect="auto")
+        ax.figure.colorbar(image, ax=ax)
+    else:
+        ax.hist(rng.normal(0, 1, 300), bins=20, label="group 1")
+    ax.set_xlabel(str(rng.choice(["Time (h)", "Dose (mg/kg)", "Group", "Days"])))
+    ax.set_ylabel(str(rng.choice(["Expression", "Weight (g)", "Count", "Relative level"])))
+
+
+def make_figure(seed: int, lettered: bool) -> tuple[Image.Image, dict, str]:
+    """One figure: the image, its gold record (boxes in pixels, origin top-left) and its style."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rng, pick = np.random.default_rng(seed), random.Random(seed)
+    rows, cols = pick.choice([(1, 2), (1, 3), (2, 2), (2, 3), (3, 2)])
+    style = pick.choice(STYLES)
+    upper = pick.random() < 0.6
+    fmt, place = pick.choice(["{}", "({})", "{}."]), pick.choice([(-0.22, 1.08), (0.03, 0.97)])
+    with plt.style.context(style):
+        fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.6 * rows), dpi=100, squeeze=False)
+        letters = []
+        for i, ax in enumerate(axes.flat):
+            _draw(ax, pick.choice(KINDS), rng)
+            letter = chr(ord("A" if upper else "a") + i)
+            letters.append(ax.text(*place, fmt.format(letter), transform=ax.transAxes, fontsize=14,
+                                   fontweight="bold", va="bottom", ha="left") if lettered else None)
+            if pick.random() < 0.3:
+                ax.set_title(pick.choice(["Control", "Treated", "Week 4", "Male", "Female"]))
+        if pick.random() < 0.4:
+            handles, labels = axes.flat[0].get_legend_handles_labels()
+            if handles:
+                fig.legend(handles, labels, loc="center right")
+        fig.tight_layout(pad=pick.choice([0.4, 0.8, 1.2]))
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        height = fig.bbox.height
+        boxes = []
+        for ax, text in zip(axes.flat, letters):
+            box = ax.get_tightbbox(renderer)
+            if text is not None:
+                t = text.get_window_extent(renderer)
+                box = type(box).union([box, t])
+            boxes.append([round(box.x0), round(height - box.y1), round(box.x1), round(height - box.y0)])
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=100)
+        plt.close(fig)
+    image = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+    n = rows * cols
+    if lettered:
+        marks = [chr(ord("A" if upper else "a") + i) for i in range(n)]
+        caption = "Results of the study. " + " ".join(f"({m}) {t}." for m, t in zip(marks, PANEL_TEXTS))
+        subs = [[f"{t}."] for t in PANEL_TEXTS[:n]]
+    else:
+        caption, subs = "Results of the study in the treated and control groups.", [[] for _ in range(n)]
+    gold = {"caption": caption, "width": image.width, "height": image.height, "compound": True,
+            "subfigures": [{"box": b, "subcaption": s} for b, s in zip(boxes, subs)]}
+    return image, gold, style
+
+
+def main() -> int:
+    from medfig.compound import analyze_compound, warm_up
+    from medfig.evaluate.subfigures import evaluate_subfigures
+    from medfig.geometry import iou
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=120, help="figures (half lettered)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    warm_up()
+    tally: dict[tuple[str, bool], dict] = {}
+    for i in range(args.n):
+        lettered = i % 2 == 0
+        image, gold, style = make_figure(args.seed + i, lettered)
+        gold["figure_key"] = key = f"chart{i:04d}"
+        result = analyze_compound(image, gold["caption"]).to_json()
+        boxes = [s["box"] for s in result["subfigures"]] or [[0, 0, image.width, image.height]]
+        best = [max(iou(b, g["box"]) for b in boxes) for g in gold["subfigures"]]
+        t = tally.setdefault((style, lettered), {"figures": 0, "ious": [], "golds": [], "preds": {}})
+        t["figures"] += 1
+        t["ious"] += best
+        t["golds"].append(gold)
+        t["preds"][key] = result
+    rows = []
+    for (style, lettered), t in sorted(tally.items()):
+        ious = t["ious"]
+        f1 = evaluate_subfigures(t["golds"], t["preds"]).medicat_f1 if lettered else None
+        rows.append([style, "yes" if lettered else "no", str(t["figures"]), str(len(ious)),
+                     f"{sum(v >= 0.5 for v in ious) / len(ious):.3f}", f"{sum(ious) / len(ious):.3f}",
+                     f"{100 * f1:.1f}" if f1 is not None else "-"])
+    all_ious = [v for t in tally.values() for v in t["ious"]]
+    rows.append(["ALL", "", str(args.n), str(len(all_ious)), f"{sum(v >= 0.5 for v in all_ious) / len(all_ious):.3f}",
+                 f"{sum(all_ious) / len(all_ious):.3f}", ""])
+    print(f"\nmatplotlib multi-panel charts, seed {args.seed}: gold panels matched at IoU >= 0.5")
+    print(format_table(["style", "lettered", "figures", "panels", "matched", "mean IoU", "F1"], rows, align="llrrrrr"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
