@@ -7,8 +7,9 @@ heatmap with colour bar) in one of six matplotlib styles (default, ggplot's grey
 seaborn's white grid and white, bmh, classic), with or without a shared legend, panel titles and
 tight or loose spacing; half the figures letter their panels (one letter style and place per
 figure: "a", "(a)" or "a." above the axes' top-left corner or inside it, caption "(a) ... (b) ...")
-and half do not (caption without letters). The gold box of a panel is matplotlib's own tight
-box of the axes (ticks, tick labels, axis labels, title, colour bar) and its letter.
+and half do not (caption without letters). The gold box of a panel is the union of matplotlib's
+own tight boxes of the axes (ticks, tick labels, axis labels, title), of its colour bar for a
+heatmap, and of its letter.
 
 Prints per style and lettering: gold panels matched by a predicted box at IoU >= 0.5, their mean
 IoU, and MedICaT-metric F1 (lettered figures only: unlettered captions describe no panel).
@@ -35,7 +36,9 @@ PANEL_TEXTS = ("Body weight over time", "Serum levels", "Tumour volume", "Surviv
                "Expression by group", "Response to dose")
 
 
-def _draw(ax, kind: str, rng: np.random.Generator) -> None:
+def _draw(ax, kind: str, rng: np.random.Generator):
+    """Draw one chart; returns its colour bar's axes (part of the panel) or None."""
+    colour_bar = None
     if kind == "line":
         x = np.arange(10)
         for k in range(int(rng.integers(1, 4))):
@@ -51,11 +54,12 @@ def _draw(ax, kind: str, rng: np.random.Generator) -> None:
         ax.boxplot([rng.normal(m, 1, 30) for m in range(int(rng.integers(2, 5)))])
     elif kind == "heat":
         image = ax.imshow(rng.normal(0, 1, (8, 8)), cmap="viridis", aspect="auto")
-        ax.figure.colorbar(image, ax=ax)
+        colour_bar = ax.figure.colorbar(image, ax=ax).ax
     else:
         ax.hist(rng.normal(0, 1, 300), bins=20, label="group 1")
     ax.set_xlabel(str(rng.choice(["Time (h)", "Dose (mg/kg)", "Group", "Days"])))
     ax.set_ylabel(str(rng.choice(["Expression", "Weight (g)", "Count", "Relative level"])))
+    return colour_bar
 
 
 def make_figure(seed: int, lettered: bool) -> tuple[Image.Image, dict, str]:
@@ -72,9 +76,9 @@ def make_figure(seed: int, lettered: bool) -> tuple[Image.Image, dict, str]:
     fmt, place = pick.choice(["{}", "({})", "{}."]), pick.choice([(-0.22, 1.08), (0.03, 0.97)])
     with plt.style.context(style):
         fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.6 * rows), dpi=100, squeeze=False)
-        letters = []
+        letters, bars = [], []
         for i, ax in enumerate(axes.flat):
-            _draw(ax, pick.choice(KINDS), rng)
+            bars.append(_draw(ax, pick.choice(KINDS), rng))
             letter = chr(ord("A" if upper else "a") + i)
             letters.append(ax.text(*place, fmt.format(letter), transform=ax.transAxes, fontsize=14,
                                    fontweight="bold", va="bottom", ha="left") if lettered else None)
@@ -89,11 +93,13 @@ def make_figure(seed: int, lettered: bool) -> tuple[Image.Image, dict, str]:
         renderer = fig.canvas.get_renderer()
         height = fig.bbox.height
         boxes = []
-        for ax, text in zip(axes.flat, letters):
-            box = ax.get_tightbbox(renderer)
+        for ax, text, bar in zip(axes.flat, letters, bars):
+            parts = [ax.get_tightbbox(renderer)]
+            if bar is not None:
+                parts.append(bar.get_tightbbox(renderer))
             if text is not None:
-                t = text.get_window_extent(renderer)
-                box = type(box).union([box, t])
+                parts.append(text.get_window_extent(renderer))
+            box = type(parts[0]).union(parts)
             boxes.append([round(box.x0), round(height - box.y1), round(box.x1), round(height - box.y0)])
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=100)
