@@ -325,7 +325,8 @@ def subcaptions_for(
             k = ord(label) - ord("a") if label and len(label) == 1 and label.isalpha() else -1
             return k if 0 <= k < len(numbered) else -1
 
-        left = [k for k in range(len(numbered)) if k not in {printed(l) for l in labels}]
+        taken = {printed(l) for l in labels}
+        left = [k for k in range(len(numbered)) if k not in taken]
         labels, subs = list(labels), [None] * len(boxes)
         for i in reading_order(boxes):
             k = printed(labels[i])

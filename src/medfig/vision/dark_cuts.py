@@ -16,14 +16,9 @@ from collections.abc import Callable
 import numpy as np
 
 from medfig.geometry import PixelBox, area
-from medfig.vision.figure_edges import mask_bounds
+from medfig.vision.figure_edges import ink_bounds
 
 DARK_SPLIT_BALANCE = 0.2  # the smallest piece of a dark cut has at least this share of the largest's area
-
-
-def _trim(ink: np.ndarray, box: PixelBox) -> PixelBox | None:
-    x0, y0, x1, y1 = box
-    return mask_bounds(ink[y0:y1, x0:x1], x0, y0)
 
 
 def rectangular(ink: np.ndarray, box: PixelBox) -> bool:
@@ -102,7 +97,7 @@ def dark_lattice(ink: np.ndarray, box: PixelBox, rows: list[tuple[int, int]], co
         if max(sizes) > LATTICE_SPACING_SPREAD * min(sizes):
             return None
     cells = [(x0 + a, y0 + c, x0 + b, y0 + d) for c, d in ys for a, b in xs]
-    content = [t for t in (_trim(ink, c) for c in cells) if t is not None]
+    content = [t for t in (ink_bounds(ink, c) for c in cells) if t is not None]
     if len(content) < max(LATTICE_MIN_CELLS, len(cells) - 1) or not all(is_panel(t) for t in content):
         return None
     areas = [area(t) for t in content]

@@ -17,6 +17,12 @@ def mask_bounds(mask: np.ndarray, x0: int = 0, y0: int = 0):
     return (x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
 
 
+def ink_bounds(ink: np.ndarray, box):
+    """Box of the True pixels of ``ink`` (a whole-image mask) inside ``box``; None when none."""
+    x0, y0, x1, y1 = box
+    return mask_bounds(ink[y0:y1, x0:x1], x0, y0)
+
+
 # a dark rule around a light figure up to this thick is a frame, not content: 4 px on a 144-dpi
 # crop of ~700 px, the same share of a figure saved larger (a 1.4x file's frame is 5-6 px)
 FRAME_MAX_PX = 4

@@ -31,7 +31,7 @@ from PIL import Image
 from medfig.geometry import PixelBox, area
 from medfig.vision.glyphs import text_height
 from medfig.vision.dark_cuts import dark_cut_ok, dark_lattice
-from medfig.vision.figure_edges import mask_bounds, strip_figure_edges
+from medfig.vision.figure_edges import ink_bounds, strip_figure_edges
 from medfig.vision.gap_checks import between_pictures, runs, unbridged, untinted_or_unlined
 from medfig.vision.seams import split_on_seams
 from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
@@ -87,12 +87,7 @@ def _background_mask(gray: np.ndarray) -> tuple[np.ndarray, bool]:
     return gray >= level, light
 
 
-def _trim(ink: np.ndarray, box: PixelBox) -> PixelBox | None:
-    x0, y0, x1, y1 = box
-    return mask_bounds(ink[y0:y1, x0:x1], x0, y0)
-
-
-THIN_RULE_SIDE_SHARE = 1 / 3  # of a thin rule's length, the least a picture on each side must differ from it
+THIN_RULE_SIDE_SHARE = 1 / 3  # of a thin rule's length, the least a picture beside it (one side at least) must differ from it
 
 
 def _differing_share(values: np.ndarray, level: float, k: int, outward: int, axis: int) -> float:
@@ -202,7 +197,7 @@ def _join_cells(edges: list[int], across: int, longest: int) -> list[int]:
     while i < len(pieces):
         j = i  # the longest run from i of small pieces parted by thin gaps
         while (j + 1 < len(pieces) and pieces[j + 1][0] - pieces[j][1] <= thin
-               and pieces[j + 1][1] - pieces[j + 1][0] < MIN_PANEL_SIDE_FRACTION * longest):
+               and pieces[j + 1][1] - pieces[j + 1][0] < side):
             j += 1
         run = pieces[i : j + 1]
         cells = [b - a for a, b in run]
@@ -228,12 +223,12 @@ def _cut(
     gap_ink: float = GAP_INK_FRACTION,
     check_dark_cuts: bool = True,
 ) -> None:
-    # In a dark figure only white margins are trimmed: black borders belong to the images.
     def fits(piece: PixelBox) -> bool:
         return _is_panel(piece, ink.shape[1], ink.shape[0])
 
+    # In a dark figure only white margins are trimmed: black borders belong to the images.
     trim_ink = ink if trim_ink is None else trim_ink
-    trimmed = _trim(trim_ink, box)
+    trimmed = ink_bounds(trim_ink, box)
     if trimmed is None:
         return
     x0, y0, x1, y1 = trimmed
@@ -272,27 +267,20 @@ def _cut(
         # Cut along the axis with the widest gap first: the outermost layout structure.
         widest_row = max((e - s for s, e in rows), default=0)
         widest_col = max((e - s for s, e in cols), default=0)
-        if widest_row >= widest_col:
-            edges = [0] + [p for s, e in rows for p in (s, e)] + [sub.shape[0]]
-            pieces = [(x0, y0 + a, x1, y0 + b) for a, b in zip(edges[::2], edges[1::2])]
-        else:
-            edges = [0] + [p for s, e in cols for p in (s, e)] + [sub.shape[1]]
-            pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
-        joined = _join_cells(edges, (x1 - x0) if widest_row >= widest_col else (y1 - y0), max(ink.shape))
-        if joined != edges:  # a heatmap's cells parted by thin white lines: one picture
-            if len(joined) == 2:
-                pieces = []
-                break
-            if widest_row >= widest_col:
-                pieces = [(x0, y0 + a, x1, y0 + b) for a, b in zip(joined[::2], joined[1::2])]
-            else:
-                pieces = [(x0 + a, y0, x0 + b, y1) for a, b in zip(joined[::2], joined[1::2])]
+        by_rows = widest_row >= widest_col
+        edges = [0] + [p for s, e in (rows if by_rows else cols) for p in (s, e)] + [sub.shape[0 if by_rows else 1]]
+        # a heatmap's cells parted by thin white lines are one picture
+        edges = _join_cells(edges, (x1 - x0) if by_rows else (y1 - y0), max(ink.shape))
+        if len(edges) == 2:
+            pieces = []
+            break
+        pieces = [(x0, y0 + a, x1, y0 + b) if by_rows else (x0 + a, y0, x0 + b, y1) for a, b in zip(edges[::2], edges[1::2])]
         if checked and check_dark_cuts:
             lattice = dark_lattice(ink, trimmed, rows, cols, fits)
             if lattice is not None:
                 pieces = lattice
                 break
-            content = [t for t in (_trim(ink, p) for p in pieces) if t is not None]
+            content = [t for t in (ink_bounds(ink, p) for p in pieces) if t is not None]
             if not dark_cut_ok(ink, content, fits):
                 pieces = []
                 continue
@@ -313,7 +301,7 @@ def _trim_flat_black(gray: np.ndarray, box: PixelBox) -> PixelBox:
     figure edge. A radiograph's own dark margin carries noise and is kept."""
     x0, y0, x1, y1 = box
     lit = gray > FLAT_BLACK
-    trimmed = _trim(lit, box)
+    trimmed = ink_bounds(lit, box)
     if trimmed is None:
         return box
     # only a margin, never the picture: keep the box when the trim would take most of it (an
@@ -396,7 +384,7 @@ def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION, 
 
     if not panels:
         # Nothing panel-sized: the whole ink area is one image (e.g. a chart of thin strokes).
-        whole = _trim(ink, (0, 0, w, h)) or (0, 0, w, h)
+        whole = ink_bounds(ink, (0, 0, w, h)) or (0, 0, w, h)
         panels = [whole]
     return PanelLayout(
         width=width,
