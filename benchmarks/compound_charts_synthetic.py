@@ -1,6 +1,6 @@
 """Multi-panel charts drawn by matplotlib, with exact panel boxes: the chart styles of PMC figures.
 
-    .venv/bin/python benchmarks/compound_charts_synthetic.py [--n 120] [--seed 0]
+    .venv/bin/python benchmarks/compound_charts_synthetic.py [--n 120] [--seed 0] [--jpeg Q]
 
 Each figure is a grid of 2-6 charts (line, bar with error bars, scatter, box plot, histogram,
 heatmap with colour bar) in one of six matplotlib styles (default, ggplot's grey plot area,
@@ -13,7 +13,8 @@ heatmap, and of its letter.
 
 Prints per style and lettering: gold panels matched by a predicted box at IoU >= 0.5, their mean
 IoU, and MedICaT-metric F1 (lettered figures only: unlettered captions describe no panel).
-What ``medfig compound IMAGE --caption TEXT`` runs (``analyze_compound``) on each PNG.
+What ``medfig compound IMAGE --caption TEXT`` runs (``analyze_compound``) on each PNG, or on
+the PNG re-encoded as JPEG of quality Q (``--jpeg``, as PMC ships most figures).
 """
 
 from __future__ import annotations
@@ -125,12 +126,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=120, help="figures (half lettered)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jpeg", type=int, metavar="Q", help="re-encode every figure as JPEG of quality Q first")
     args = ap.parse_args()
     warm_up()
     tally: dict[tuple[str, bool], dict] = {}
     for i in range(args.n):
         lettered = i % 2 == 0
         image, gold, style = make_figure(args.seed + i, lettered)
+        if args.jpeg is not None:
+            buffer = io.BytesIO()
+            image.save(buffer, "JPEG", quality=args.jpeg)
+            image = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
         gold["figure_key"] = key = f"chart{i:04d}"
         result = analyze_compound(image, gold["caption"]).to_json()
         boxes = [s["box"] for s in result["subfigures"]] or [[0, 0, image.width, image.height]]
@@ -150,7 +156,8 @@ def main() -> int:
     all_ious = [v for t in tally.values() for v in t["ious"]]
     rows.append(["ALL", "", str(args.n), str(len(all_ious)), f"{sum(v >= 0.5 for v in all_ious) / len(all_ious):.3f}",
                  f"{sum(all_ious) / len(all_ious):.3f}", ""])
-    print(f"\nmatplotlib multi-panel charts, seed {args.seed}: gold panels matched at IoU >= 0.5")
+    print(f"\nmatplotlib multi-panel charts, seed {args.seed}" + (f", JPEG q{args.jpeg}" if args.jpeg is not None else "")
+          + ": gold panels matched at IoU >= 0.5")
     print(format_table(["style", "lettered", "figures", "panels", "matched", "mean IoU", "F1"], rows, align="llrrrrr"))
     return 0
 

@@ -397,6 +397,28 @@ def test_the_dashes_of_a_dashed_arrow_are_no_heatmap_cells():
     assert not analyze_compound(image, fig["caption"]).compound
 
 
+def test_a_row_across_a_charts_bars_is_no_rule_between_pictures():
+    # ggplot bars on a light grey plot area, saved as JPEG: one row of the bars came out a few
+    # grey levels off the rows round it, one colour all along, so it was taken for a thin rule
+    # and the chart was cut through its bars. Light fill between the pieces: no rule
+    import numpy as np
+
+    from medfig.vision.subfigures import _thin_uniform_runs
+
+    rng = np.random.default_rng(12)
+    plot = np.full((60, 200), 229, np.int16)
+    for x in (10, 60, 110, 160):
+        plot[:, x : x + 30] = 117
+    plot[30, :][plot[30, :] == 117] = 126  # the off row
+    plot[:20] = rng.integers(0, 255, (20, 200))  # a picture above, so the row has sides to test
+    assert _thin_uniform_runs(plot.astype(np.uint8), 1, 3) == []
+    rule = rng.integers(0, 255, (60, 200)).astype(np.int16)
+    rule[30, :] = 126  # a row of that grey all across, between two pictures: a rule
+    assert _thin_uniform_runs(rule.astype(np.uint8), 1, 3) == [(30, 31)]
+    rule[30, 60:140] = 229  # the rule broken by light over 40% of its length: no rule
+    assert _thin_uniform_runs(rule.astype(np.uint8), 1, 3) == []
+
+
 def test_a_narrow_picture_pasted_on_a_black_page_gets_its_own_box_not_the_page_round_it():
     # the page black round a narrow radiograph took most of its piece, so the trim was refused
     # (it guards an MRI's own black field); a picture lit all along its four edges is pasted

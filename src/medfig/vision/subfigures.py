@@ -101,6 +101,21 @@ def _differing_share(values: np.ndarray, level: float, k: int, outward: int, axi
     return max(shares)
 
 
+RULE_MAX_BREAKS = 0.25  # share of a rule's extent that may be background (a white gap it crosses)
+
+
+def _broken(light_lines: np.ndarray) -> bool:
+    """Is the line (rows of the run, each True where light) background over more than
+    RULE_MAX_BREAKS of its extent between its first and last dark pixel? Ragged ends are allowed
+    (a rule shorter than its region); a row that crosses a chart's bars, the plot's light fill
+    between them, is not a rule."""
+    for row in light_lines:
+        dark = np.flatnonzero(~row)
+        if dark.size and float(row[dark[0] : dark[-1] + 1].mean()) > RULE_MAX_BREAKS:
+            return True
+    return False
+
+
 def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tuple[int, int]]:
     """Thin separator lines of any colour: runs of 1..max_len rows (axis=1) or columns
     (axis=0) whose pixels are all one value, between rows/columns that are not uniform.
@@ -126,6 +141,8 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
             continue
         if e - s > max_len:
             continue
+        if _broken(light[s:e] if axis == 1 else light[:, s:e].T):
+            continue  # one colour in pieces with background between: bars of a chart, not a rule
         # each side must be textured or of another tone: images abut the line
         line = float(level[s])
         sides_ok = True
