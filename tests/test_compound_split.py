@@ -275,6 +275,15 @@ def test_pictures_on_black_the_caption_names_and_the_image_letters_are_split():
         assert iou(sub.box_px, box) > 0.6
 
 
+def test_numbers_in_the_caption_never_cut_a_figure():
+    # the same two slices with their printed "A" and "B", but a caption that numbers its panels:
+    # numbers name panels for subcaptions only (text/ordinal_markers.py), so nothing asks for the
+    # cut the letters' caption asks for, and the pair stays one picture
+    image, _ = _two_slices_on_black(letters=True)
+    assert analyze_compound(image, "CT of the abdomen. (A) Before treatment. (B) After treatment.").compound
+    assert not analyze_compound(image, "CT of the abdomen. (1) Before treatment. (2) After treatment.").compound
+
+
 def test_two_slices_on_black_without_printed_letters_stay_one_picture():
     image, _ = _two_slices_on_black(letters=False)
     assert not analyze_compound(image, "CT of the abdomen. (A) Before treatment. (B) After treatment.").compound

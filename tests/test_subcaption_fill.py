@@ -160,16 +160,6 @@ def test_numbers_counting_other_things_than_the_panels_name_structures():
     assert texts(caption, ROW3, [None] * 3) == ["Sciatic nerve.", "Piriformis.", "Sacroiliac joint."]
 
 
-def test_numbers_never_make_a_figure_compound():
-    from PIL import Image
-
-    from medfig.compound import analyze_compound
-
-    plain = Image.new("RGB", (400, 300), "white")
-    caption = "Workflow of the study: (1) cells are seeded, (2) treated and (3) imaged."
-    result = analyze_compound(plain, caption)
-    assert not result.compound and result.subfigures == []
-
 
 # ---------------------------------------------------------------- dev-corpus gold
 
