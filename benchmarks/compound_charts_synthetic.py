@@ -29,7 +29,7 @@ import numpy as np
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import format_table  # noqa: E402
+from harness import as_jpeg, format_table  # noqa: E402
 
 STYLES = ("default", "ggplot", "seaborn-v0_8-whitegrid", "seaborn-v0_8-white", "bmh", "classic")
 KINDS = ("line", "bar", "scatter", "box", "hist", "heat")
@@ -134,9 +134,7 @@ def main() -> int:
         lettered = i % 2 == 0
         image, gold, style = make_figure(args.seed + i, lettered)
         if args.jpeg is not None:
-            buffer = io.BytesIO()
-            image.save(buffer, "JPEG", quality=args.jpeg)
-            image = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+            image = as_jpeg(image, args.jpeg)
         gold["figure_key"] = key = f"chart{i:04d}"
         result = analyze_compound(image, gold["caption"]).to_json()
         boxes = [s["box"] for s in result["subfigures"]] or [[0, 0, image.width, image.height]]

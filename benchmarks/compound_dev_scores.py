@@ -18,7 +18,6 @@ with a gold panel of a compound figure), in confidence bins, on the held-out pub
 
 from __future__ import annotations
 
-import io
 import json
 import time
 from pathlib import Path
@@ -26,7 +25,7 @@ from pathlib import Path
 from PIL import Image
 
 from compound_real_figures import load_image, native_scale
-from harness import format_table
+from harness import as_jpeg, format_table
 
 HELDOUT = json.loads((Path(__file__).resolve().parent / "heldout_publishers.json").read_text())["heldout"]
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001)
@@ -157,9 +156,7 @@ def run_dev(gold_path: Path, *, reliability: bool = False, dump: str | None = No
         if scale != 1.0:  # the same figure at another resolution (original figure files run 2-4x a 144-dpi crop)
             image = image.resize((fig["width"], fig["height"]), Image.LANCZOS)
         if jpeg is not None:  # PMC distributes most figures as JPEG files
-            buf = io.BytesIO()
-            image.convert("RGB").save(buf, "JPEG", quality=jpeg)
-            image = Image.open(io.BytesIO(buf.getvalue()))
+            image = as_jpeg(image, jpeg)
         preds[fig["figure_key"]] = _prediction(analyze_compound(image, fig["caption"]))
         if fig["compound"] and not reliability:
             boxes = [s["box"] for s in fig["subfigures"]]

@@ -17,7 +17,6 @@ before the compound step's letter and merge rules): pmc_dev_corpus's development
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import random
 import sys
@@ -30,19 +29,13 @@ from scipy.optimize import linear_sum_assignment
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compound_synthetic import real_panels  # noqa: E402
-from harness import SUBFIGURE_GOLD, format_table, ms_summary  # noqa: E402
+from harness import SUBFIGURE_GOLD, as_jpeg, format_table, ms_summary  # noqa: E402
 
 HELDOUT = set(json.loads((Path(__file__).resolve().parent / "heldout_publishers.json").read_text())["heldout"])
 GOLD_SETS = {"dev (development publishers)": "dev_corpus_gold.json", "real (test+tune)": "real_gold.json",
              "fresh": "fresh_gold.json", "heldout2": "heldout2_gold.json"}
 
 RULES = [("touching", 0, 0), ("1 px black", 1, 0), ("2 px black", 2, 0), ("2 px grey", 2, 128), ("2 px white", 2, 255)]
-
-
-def _jpeg(image: Image.Image) -> Image.Image:
-    buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=75)
-    return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
 
 
 def make_grid(rng: random.Random, panels: list[Image.Image]) -> tuple[Image.Image, list[tuple[int, int, int, int]], str]:
@@ -57,13 +50,13 @@ def make_grid(rng: random.Random, panels: list[Image.Image]) -> tuple[Image.Imag
         x0, y0 = c * (cell_w + rule), r * (cell_h + rule)
         canvas.paste(tile.convert("RGB").resize((cell_w, cell_h), Image.BILINEAR), (x0, y0))
         boxes.append((x0, y0, x0 + cell_w, y0 + cell_h))
-    return _jpeg(canvas), boxes, name
+    return as_jpeg(canvas, 75), boxes, name
 
 
 def make_single(rng: random.Random, panels: list[Image.Image]) -> Image.Image:
     tile = rng.choice(panels).convert("RGB")
     scale = rng.uniform(300, 700) / max(tile.size)
-    return _jpeg(tile.resize((max(1, round(tile.width * scale)), max(1, round(tile.height * scale))), Image.BILINEAR))
+    return as_jpeg(tile.resize((max(1, round(tile.width * scale)), max(1, round(tile.height * scale))), Image.BILINEAR), 75)
 
 
 def _iou(a, b) -> float:

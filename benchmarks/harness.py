@@ -11,6 +11,7 @@ Benchmarks import this module by name: ``python benchmarks/x.py`` puts benchmark
 
 from __future__ import annotations
 
+import io
 import os
 import statistics
 import time
@@ -195,3 +196,12 @@ def ms_summary(seconds: Iterable[float]) -> dict[str, float]:
     return {"mean": statistics.mean(ms), "median": statistics.median(ms), "p95": ms[int(0.95 * (len(ms) - 1))],
             "max": ms[-1]}
 
+
+def as_jpeg(image, quality: int):
+    """``image`` as it reads back from a JPEG file of this quality (PMC ships most figures as
+    JPEG), in RGB."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, "JPEG", quality=quality)
+    return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
