@@ -1,7 +1,7 @@
 """Caption parsing alone on captions of journals medfig was never developed on: which panels a
 caption names, and each panel's words (the subcaption half of MedICaT's metric).
 
-    .venv/bin/python benchmarks/subcaptions_unseen.py [--set roco|jats] [--show]
+    .venv/bin/python benchmarks/subcaptions_unseen.py [--set roco|jats|roco-letters] [--split dev|heldout] [--show]
 
 Gold (how it was made: benchmarks/gold/subcaptions/NOTES.md), captions read in place from
 ../shared/data, the gold keeping ids and character offsets, not the text:
@@ -10,6 +10,10 @@ Gold (how it was made: benchmarks/gold/subcaptions/NOTES.md), captions read in p
   ...). Many name no panel ("the femoral head (right)"): telling those apart is half the task.
 - ``jats`` (jats_gold.json): 50 figure captions of the JATS XML files in jats_xml_only (16
   articles, several journals) holding a possible marker, most of them of compound figures.
+- ``roco-letters`` (roco_letters_gold.json): 150 captions of the ROCO validation and train splits
+  holding at least two distinct letter markers ("(A) ... (B)", "A: ... B:"), drawn at random; half
+  ``dev`` (may be read with ``--show``), half ``heldout`` (aggregate numbers only: ``--show``
+  skips them unless ``--split heldout`` is asked for by name).
 Annotated by reading, without parser output.
 
 Scores, over captions (``parse_subcaptions`` + ``refine_subcaptions``: the caption half of what
@@ -31,7 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import DATA, GOLD, format_table  # noqa: E402
 
-GOLD_FILES = {"roco": GOLD / "subcaptions" / "roco_gold.json", "jats": GOLD / "subcaptions" / "jats_gold.json"}
+GOLD_FILES = {"roco": GOLD / "subcaptions" / "roco_gold.json", "jats": GOLD / "subcaptions" / "jats_gold.json",
+              "roco-letters": GOLD / "subcaptions" / "roco_letters_gold.json"}
 
 
 def roco_captions() -> dict[str, str]:
@@ -91,10 +96,14 @@ def main() -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", default="roco", choices=sorted(GOLD_FILES), help="which gold captions")
-    ap.add_argument("--show", action="store_true", help="print every caption the parser gets wrong")
+    ap.add_argument("--split", choices=("dev", "heldout"), help="only the captions of this split (roco-letters)")
+    ap.add_argument("--show", action="store_true", help="print every caption the parser gets wrong"
+                    " (held-out captions only with --split heldout)")
     args = ap.parse_args()
-    captions = roco_captions() if args.set == "roco" else jats_captions()
+    captions = roco_captions() if args.set.startswith("roco") else jats_captions()
     gold = json.loads(GOLD_FILES[args.set].read_text())["captions"]
+    if args.split:
+        gold = [rec for rec in gold if rec.get("split") == args.split]
     tp = fp = fn = tn = same_labels = 0
     f1s: list[float] = []
     for rec in gold:
@@ -112,7 +121,8 @@ def main() -> int:
         same_labels += same
         scores = panel_f1s(caption, want, pred) if want else []
         f1s += scores
-        if args.show and (not same or any(s < 0.99 for s in scores)):
+        shown = args.split == "heldout" or rec.get("split") != "heldout"
+        if args.show and shown and (not same or any(s < 0.99 for s in scores)):
             print(f"\n{rec['id']}: gold {sorted(want)} parser {sorted(pred)} F1 {[round(s, 2) for s in scores]}")
             print(f"  {caption}")
             for k in sorted(set(want) | set(pred)):
@@ -126,7 +136,10 @@ def main() -> int:
         ["label set exact", f"{same_labels / n:.2f}", f"{same_labels} of {n} captions"],
         ["subcaption F1 (MedICaT tokens)", f"{100 * sum(f1s) / max(1, len(f1s)):.1f}", f"{len(f1s)} scored gold panels"],
     ]
-    source = "ROCO test captions" if args.set == "roco" else "JATS figure captions (jats_xml_only)"
+    source = {"roco": "ROCO test captions", "jats": "JATS figure captions (jats_xml_only)",
+              "roco-letters": "ROCO validation/train captions with letter markers"}[args.set]
+    if args.split:
+        source += f" ({args.split} half)"
     print(f"\n{source}, journals medfig was not developed on: caption parsing alone")
     print(format_table(["measure", "value", "of"], rows, align="lrl"))
     return 0
