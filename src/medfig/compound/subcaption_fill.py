@@ -29,7 +29,7 @@ import re
 from medfig.compound.align import reading_order
 from medfig.geometry import PixelBox
 from medfig.text.ordinal_markers import numbers_as_letters
-from medfig.text.panel_markers import sentence_spans
+from medfig.text.caption_clauses import sentence_spans
 from medfig.text.subcaptions import ParsedCaption, Subcaption, parse_subcaptions
 
 # list separators: ", ", "; ", " and ", ", and ", " or "
@@ -40,13 +40,14 @@ _LIST_INTRO = re.compile(r"[:\u2014\u2013]\s*")
 _PHRASE_END = re.compile(r"[,;:(]|\s(?:and|or|with|using|for|whereas|while)\s", re.IGNORECASE)
 # where the head shared by a list of trailing letters ends: "deaths over time for | South
 # Africa (A), Malawi (B)", "Diagrams of an attractor in | asynchronous (a) and synchronous (b)"
-_HEAD_CUT = re.compile(r"[,;:\u2014\u2013]|\s(?:for|in)\s", re.IGNORECASE)
+# (an en dash between two words joins them: "Posterior–anterior (A) and oblique (B)")
+_HEAD_CUT = re.compile(r"[,;:\u2014]|\s\u2013|\u2013\s|\s(?:for|in)\s", re.IGNORECASE)
 _PREPOSITIONS = frozenset("of in on at for from with without to by via under after before during between".split())
 # sentences whose lists name no panels: abbreviations ("Abbreviations: LEF, leukocyte erythroid
 # factor; TCF, T-cell factor"), credits and links ("taken from http://..., freely available")
 _NO_PANEL_LIST = re.compile(r"https?://|www\.|\bAbbreviations?\b|\b[A-Z]{2,}[\w-]*,\s+[a-z]")
 _LIST_GLUE = re.compile(r"\s*(?:[,;&/]|and\b|or\b)", re.IGNORECASE)
-_PHRASE_CUT = re.compile(r"(?:[,;:(\u2014\u2013]|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
+_PHRASE_CUT = re.compile(r"(?:[,;:(\u2014]|\s\u2013|\u2013\s|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
 
 
 def _respan(caption: str, sub: Subcaption, spans: list[tuple[int, int]]) -> None:
@@ -252,6 +253,59 @@ def share_list_heads(parsed: ParsedCaption) -> None:
                 _respan(caption, sub, sorted(sub.spans + [head]))
 
 
+# what a list of modifiers shares when it runs on: the pictures ("(a) axial and (b) coronal CT
+# images") or what they show ("(B) arterial, (C) portal venous and (D) delayed phase CT scan
+# showing slight enhancement")
+_PICTURE_HEAD = re.compile(
+    r"(?:CT|MRI?|PET|SPECT|US|X-?rays?|T[12]\S*|images?|views?|scans?|sections?|slices?|phases?|projections?|"
+    r"radiographs?|reconstructions?|sequences?|magnifications?|micrographs?|photographs?|stain(?:ing|s)?)\b")
+_DESCRIBES = re.compile(r"\b(?:show\w*|demonstrat\w*|reveal\w*|depict\w*|display\w*|illustrat\w*|indicat\w*)\b")
+_ITEM_END = re.compile(r"(?:,|\band|\bor)\s*$")
+
+
+def share_distributed_tail(parsed: ParsedCaption) -> None:
+    """"(B) Arterial, (C) portal venous and (D) delayed phase CT scan showing slight enhancement":
+    leading letters whose items are a few words ending in a list join, before a last item that
+    runs on, modify what that item goes on to say; its words after as many as the longest other
+    item has are each item's too (MedICaT: text shared by a subset belongs to each of them).
+    Only where those words name the pictures or say what they show."""
+    caption, markers = parsed.caption, parsed.markers
+    i = 0
+    while i < len(markers) - 1:
+        run = [markers[i]]
+        for nxt in markers[i + len(run):]:
+            item = caption[run[-1].end : nxt.start]
+            words = re.findall(r"[^\W_]+", re.sub(r"\b(?:and|or)\b", " ", item))
+            if not (run[-1].leading and nxt.leading and 1 <= len(words) <= 3 and _ITEM_END.search(item)
+                    and not re.search(r"[.;:]", item)):
+                break
+            run.append(nxt)
+        i += len(run)
+        if len(run) < 2:
+            continue
+        last = parsed.get(run[-1].labels[0]) if len(run[-1].labels) == 1 else None
+        if last is None or not last.spans or last.spans[0][0] > run[-1].end + 2:
+            continue
+        a, b = last.spans[0]
+        sentence_end = next((y for x, y in sentence_spans(caption, 0) if x <= a < y), b)
+        b = min(b, sentence_end)
+        k = max(len(re.findall(r"[^\W_]+", re.sub(r"\b(?:and|or)\b", " ", caption[x.end : y.start])))
+                for x, y in zip(run, run[1:]))
+        words = list(re.finditer(r"[^\s,;]+", caption[a:b]))
+        if len(words) < k + 2:
+            continue
+        tail = _strip(caption, a + words[k].start(), b)
+        text = caption[tail[0] : tail[1]]
+        # the predicate follows the shared noun ("CT scan showing"), not deep in a clause of its own
+        if tail[1] <= tail[0] or not (_PICTURE_HEAD.match(text) or _DESCRIBES.search(" ".join(text.split()[:4]))):
+            continue
+        for mk in run[:-1]:
+            for label in mk.labels:
+                sub = parsed.get(label)
+                if sub is not None and not any(x < tail[1] and tail[0] < y for x, y in sub.spans):
+                    _respan(caption, sub, sorted(sub.spans + [tail]))
+
+
 def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption) -> list[str | None]:
     """Panels without a caption label take their reading-order neighbour's (a2 after a1)."""
     if not parsed.subcaptions or all(l is None for l in labels):
@@ -285,6 +339,7 @@ def refine_subcaptions(parsed: ParsedCaption) -> None:
                     trim_list_head(caption, sub, parsed.markers, i)
     share_list_tails(parsed)
     share_list_heads(parsed)
+    share_distributed_tail(parsed)
 
 
 def numbered_subcaptions(caption: str) -> list[Subcaption]:

@@ -2,8 +2,8 @@ r"""Panel markers in a figure caption: ``(a)``, ``A:``, ``(A–C)``, ``(left)``,
 
 :func:`find_markers` finds them (the kinds recognised are listed in
 :mod:`medfig.text.subcaptions`), expands ranges and lists ("A–C" -> a, b, c), groups
-adjacent ones ("(a) and (b)") and drops letters that cannot be panels. Also here: the
-sentence and clause boundaries both the marker finder and the subcaption splitter use.
+adjacent ones ("(a) and (b)") and drops letters that cannot be panels. Sentence and clause
+boundaries come from :mod:`medfig.text.caption_clauses`.
 
 Offsets are character offsets into the caption as given.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from medfig.text.caption_clauses import SCALE, clause_start, only_punct, sentence_spans
 from medfig.text.letter_runs import fill_gaps, leading_run, one_case
 
 _DASH = "-\u2010\u2011\u2012\u2013\u2014\u2212"
@@ -33,6 +34,7 @@ _BRACKETED_NOTE = re.compile(rf"[\(\[]\s*({_L})\s*,\s*[a-z][^()\[\]\d]{{0,30}}[\
 # "Panel (Ai) shows ...", "panels (a1–a3)": before a numbered sub-panel the word "panel" is part
 # of the marker, so its text follows it
 _SUB_PANEL = re.compile(rf"\b[Pp]anels?\s+[\(\[]\s*({_ITEM}(?:{_LIST_SEP}{_ITEM})*)\s*[\)\]]")
+_PANEL_BEFORE = re.compile(r"\b[Pp]anels?\s*$")
 # "Panel A and B Amplification plot ...", "Panels C-D: ...", "(Panel A) Left ventriculogram":
 # letters after the word "panel" at a clause start; the text follows them (kind "half", as "B-F) ...")
 _PANEL_WORD = re.compile(rf"(?:[\(\[]\s*)?\b[Pp]anels?\s+({_L}(?:{_LIST_SEP}{_L})*)(?:\s*[\)\]])?(?![\w(\[])")
@@ -45,7 +47,9 @@ _LIST_BEFORE = re.compile(r"(?:,|;|\band|\bor)\s*$")
 _LIST_AFTER = re.compile(r"\s*(?:[,.;)]|$)")
 # "a)" at a clause start (not "(a)")
 _LETTER_RUN_ONLY = re.compile(rf"\s*{_L}(?:{_LIST_SEP}{_L})*[\s:.,]*")
-_HALF_BRACKET = re.compile(rf"(?<![\(\w])({_L}(?:\s?[{_DASH}]\s?{_L})?)\)")  # "b)", "B–F)"
+# "b)", "B–F)", "C and D)", "C, D)"
+_HALF_BRACKET = re.compile(rf"(?<![\(\w])({_L}(?:(?:\s?[{_DASH}]\s?|\s*,\s*|\s+and\s+|\s*&\s*){_L})*)\)")
+_HALF_B = re.compile(r"(?<![\(\w])[Bb]\)")
 # "a, b Schematic", "c–e SEM", "A: ...", "B. ..." at a clause start
 _LEADING_LETTERS = re.compile(rf"({_L}(?:{_LIST_SEP}{_L})*)(?:\s*[:.,]\s+|\s+)(?=[A-Z(\d\w])")
 _POSITION_WORDS = r"(?:upper|lower|top|bottom|middle|center|centre|left|right|first|second|third|fourth)"
@@ -58,28 +62,12 @@ _POSITION = re.compile(
     rf"|(?:(?<=,\s)|(?<=[a-z)]\.))((?:{_POSITION_WORDS})(?:[\s-]+(?:{_POSITION_WORDS}))?(?:\s+(?:panel|image|row|column)s?)?)\s*:",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(
-    r"(?<!\b[Ff]ig)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bDr)(?<!\bet al)(?<!\b[A-Za-z])(?<!\bca)(?<!\bapprox)(?<!\b[Nn]o)"
-    r"[.!?](?=\s+[A-Za-z(\[]|\s+\d|\s*$)"
-)
-_CLAUSE_PUNCT = ";:"
 # "... in a. " or a dotted abbreviation ("... as s.e.m. ", "s.d. ") right before a marker
 # "Light-induced b temperature changes": a lower-case letter other than a, then a lower-case word
 _MID_SENTENCE_LETTER = re.compile(r" [b-z] [a-z]")  # a word of its own: not "BALB/c mice"
 # a figure number right before a bracketed letter: "Fig. 5(b)", "Figure 2 (c)", "Figs. S3(a)"
 _OTHER_FIGURE = re.compile(r"\b(?:Fig(?:ure)?s?\.?)\s*S?\d+\s*$", re.IGNORECASE)
 _LETTER_SENTENCE_END = re.compile(r"(?:\s|[a-z]\.)[A-Za-z]\.\s+$")
-SCALE = re.compile(r"\b(?:scale\s+bars?|bars?\s*[,=:]|original\s+magnification)", re.IGNORECASE)
-# Sentences of statistics boilerplate ("N = 3 per group.", "Statistic: unpaired t-test.",
-# "Bars represent mean and error shown as s.e.m.", "Data are means ± SD.", "*P < 0.05.")
-# describe the test, not the panel: MedICaT-style subcaptions leave them out.
-STATISTICS = re.compile(
-    r"(?:[nN]\s*=\s*\d|Statistics?\b|Statistical\s+(?:analysis|significance|test)|(?:Error\s+)?[Bb]ars\s+(?:represent|show|indicate|are)"
-    r"|Circles\s+represent|Data\s+(?:are|were|is|represented|shown|presented|expressed)\b|Values\s+(?:are|were)\s+(?:mean|expressed|shown|presented)"
-    r"|(?:Results\s+are\s+)?(?:[Rr]epresented|[Ee]xpressed|[Ss]hown)\s+as\s+(?:the\s+)?mean|Mean\s*±|[*∗]+\s*[pP]\s*[<=≤]|[pP]\s*[<≤]\s*0?\.\d"
-    # '"*" denotes the statistical difference at P<0.05', "# indicates p < 0.01 vs control"
-    r"|[\"“'‘]?[*∗#†‡§]+[\"”'’]?\s+(?:denotes?|indicates?|represents?|marks?|shows?)\b)"
-)
 
 
 @dataclass(slots=True)
@@ -153,37 +141,11 @@ def _numbered_like_sub_panels(inner: str) -> bool:
     return len(numbers) < 2 or "1" in numbers
 
 
-def sentence_spans(caption: str, start: int) -> list[tuple[int, int]]:
-    spans = []
-    pos = start
-    for m in _SENTENCE_END.finditer(caption, start):
-        spans.append((pos, m.end()))
-        pos = m.end()
-    if pos < len(caption):
-        spans.append((pos, len(caption)))
-    return [(a, b) for a, b in spans if caption[a:b].strip()]
-
-
-def clause_start(caption: str, pos: int, floor: int) -> int:
-    """Start of the clause containing ``pos``: after the last ; : or sentence end before it."""
-    best = floor
-    for i in range(pos - 1, floor - 1, -1):
-        ch = caption[i]
-        if ch in _CLAUSE_PUNCT or (ch in ".!?" and _SENTENCE_END.match(caption, i)):
-            best = i + 1
-            break
-    return best
-
-
 def marker_letter(caption: str, marker: Marker) -> str:
     """The first letter a marker prints ("A" of "(A)", of "Panel (Aii)" and of "A, B")."""
     text = caption[marker.start : marker.end]
     bracket = re.search(r"[\(\[]\s*([A-Za-z])", text)
     return bracket[1] if bracket else next((c for c in text if c.isalpha()), "")
-
-
-def only_punct(text: str) -> bool:
-    return not re.search(r"[A-Za-z0-9]", text)
 
 
 def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
@@ -210,8 +172,13 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         # "(iv)" (a roman numeral) names no panel; "(C5–C6)" (vertebrae) no sub-panels
         if not labels or not free(m.start(), m.end()) or not _numbered_like_sub_panels(m[1]):
             continue
-        markers.append(Marker(labels, m.start(), m.end(), "bracketed"))
-        taken.append((m.start(), m.end()))
+        # "Panel (A) shows ...": the word "panel" before the letter is part of the marker
+        panel_word = _PANEL_BEFORE.search(caption, body_start, m.start())
+        start, end = (panel_word.start(), m.end()) if panel_word else (m.start(), m.end())
+        if panel_word and caption[start - 1 : start] in "([" and caption[end : end + 1] in ")]" and start > 0:
+            start, end = start - 1, end + 1  # "CT (panel (A))"
+        markers.append(Marker(labels, start, end, "bracketed"))
+        taken.append((start, end))
     for m in _BRACKETED_NOTE.finditer(caption, body_start):
         if free(m.start(), m.end()):
             markers.append(Marker([m[1].lower()], m.start(), m.end(), "bracketed"))
@@ -246,7 +213,11 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         # half bracket counts only as the next letter of a run that opened a clause
         labels = expand_labels(m[1])
         continues = bool(half_run) and bool(labels) and labels[0] == chr(ord(half_run[-1]) + 1)
-        if labels and (opens_clause or continues):
+        # "Photograph of A) Gliderite stylet and B) Parker stylet": a run may open inside its
+        # clause when it starts at a and its b) follows in the same sentence
+        opens_run = not half_run and labels[:1] == ["a"] and _HALF_B.search(
+            caption, m.end(), next((b for a, b in sentence_spans(caption, body_start) if a <= m.start() < b), len(caption))) is not None
+        if labels and (opens_clause or continues or opens_run):
             markers.append(Marker(labels, m.start(), m.end(), "half"))
             taken.append((m.start(), m.end()))
             half_run.append(labels[-1])
@@ -298,6 +269,7 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
             markers = [m for m in markers if not a <= m.start < b]
     markers.sort(key=lambda m: m.start)
     markers = _drop_nested(caption, markers)
+    markers = _drop_back_references(caption, markers)
     kept = _plausible(_group(caption, markers))
     if not any(m.kind != "position" for m in kept):
         # no letter marker, or none that names panels ("staining (H&E) of ... a left CPGL, b right")
@@ -341,6 +313,32 @@ def _drop_nested(caption: str, markers: list[Marker]) -> list[Marker]:
         first = min(m.start for m in letters)
         markers = [m for m in markers if m.kind != "position" or m.start < first]
     return markers
+
+
+# "the position marked 1 in (a)", "(scale bar in (b): 1 µm)", "same field as (a)": a word that
+# points back to a panel already described
+_REFERS_BACK = re.compile(r"\b(?:in|of|from|as|than|see|to|vs\.?|versus)\s*$", re.IGNORECASE)
+
+
+def _drop_back_references(caption: str, markers: list[Marker]) -> list[Marker]:
+    """A bracketed letter named before, inside the words a later letter opens, after a word that
+    points back ("(b) HRTEM image of the position marked 1 in (a) at higher magnification"),
+    refers to that panel: it is neither a marker nor the end of anyone's text. After trailing
+    letters ("Postfacetectomy (a) and postlaminectomy (b) CT. The arrowheads in (a) ...") a
+    second mention marks its panel's own words and stays."""
+    out: list[Marker] = []
+    named: set[str] = set()
+    for m in markers:
+        back = (m.kind == "bracketed" and out and set(m.labels) <= named
+                and max(m.labels) < min(out[-1].labels)
+                and only_punct(caption[clause_start(caption, out[-1].start, 0) : out[-1].start])
+                and _REFERS_BACK.search(caption, out[-1].end, m.start)
+                and len(re.findall(r"[A-Za-z]{2,}", caption[out[-1].end : m.start])) >= 2)
+        if back:
+            continue
+        out.append(m)
+        named.update(m.labels)
+    return out
 
 
 def _inline_letters(caption: str, body_start: int) -> list[Marker]:

@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from medfig.records import MedfigError
-from medfig.text.panel_markers import SCALE, STATISTICS, Marker, only_punct, sentence_spans
+from medfig.text.caption_clauses import SCALE, STATISTICS, only_punct, sentence_spans
+from medfig.text.panel_markers import Marker
 
 TAGS = ("O", "P", "F", "M")
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "subcaption_tagger.json"

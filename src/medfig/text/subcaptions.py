@@ -41,18 +41,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from medfig.text.panel_markers import (
-    BRACKETED,
-    SCALE,
-    STATISTICS,
-    Marker,
-    clause_start,
-    expand_labels,
-    find_markers,
-    marker_letter,
-    only_punct,
-    sentence_spans,
-)
+from medfig.text.caption_clauses import SCALE, STATISTICS, clause_start, only_punct, sentence_spans
+from medfig.text.panel_markers import BRACKETED, Marker, expand_labels, find_markers, marker_letter
 from medfig.text.subcaption_tagger import SubcaptionTagger, default_tagger
 
 # how the subcaption spans are chosen: the rules alone, the tagger alone, or the tagger
@@ -386,6 +376,10 @@ def _is_leading(caption: str, before: str, mk: Marker, to_next: str | None = Non
     after = caption[mk.end : mk.end + 3].lstrip()
     if after[:1] in (",", ".", ";", ":", ")") or not after:
         return False
+    if mk.kind == "bracketed" and before.rstrip().endswith(",") and last_has_words:
+        # "A spleen scan before splenectomy, (A) posterior view (B) left lateral view.": a letter
+        # after a comma starts an item, and the sentence's last letter has words after it
+        return True
     if to_next is not None and to_next.strip() and _LIST_JOIN_END.search(to_next) and not _LIST_JOIN_START.match(to_next):
         return True
     if (last_has_words and to_next is not None and _OPENS_A_DESCRIPTION.match(to_next)
