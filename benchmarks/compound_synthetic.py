@@ -208,11 +208,13 @@ def make_figure(rng: random.Random, panels: list[Image.Image], n_panels: int | N
             else:
                 tx, ty = (box[0] + box[2] - tw) // 2, box[3] + 4
             inside = label_pos.startswith("in")
+            # the glyph is drawn from (tx, ty) to (tx + tw, ty + th)
             if label_style == "boxed" and inside:
-                draw.rectangle([tx - 3, ty - 3 + tb[1], tx + tw + 3, ty + tb[3] + 3], fill=(255, 255, 255))
+                draw.rectangle([tx - 3, ty - 3, tx + tw + 3, ty + th + 3], fill=(255, 255, 255))
                 colour = (0, 0, 0)
             elif inside:
-                colour = (255, 255, 255) if sum(tile.convert("L").crop((6, 6, 6 + tw, 6 + th + 6)).getextrema()) < 300 else (0, 0, 0)
+                under = tile.convert("L").crop((tx - px, ty - py, tx - px + tw, ty - py + th))
+                colour = (255, 255, 255) if sum(under.getextrema()) < 300 else (0, 0, 0)
             else:
                 colour = (255, 255, 255) if dark_bg else (0, 0, 0)
             draw.text((tx, ty - tb[1]), text, fill=colour, font=font)

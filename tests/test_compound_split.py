@@ -459,3 +459,20 @@ def test_a_looser_split_is_taken_only_where_its_pieces_carry_the_captions_letter
     assert _looser_split(bare, find_panels(bare), {"a", "b"}, 2, lettered=None) is None
     # more pieces wanted than the caption names: none
     assert _looser_split(lettered, find_panels(lettered), {"a", "b"}, 3, lettered=None) is None
+
+
+def test_a_black_piece_that_trims_to_a_lit_line_is_no_panel():
+    # cutting a dark figure at every black gap leaves the black beside a row's last picture as a
+    # piece; trimmed of its page black, a lit line in it (a picture's edge) became a 1 px "panel",
+    # one too many for the caption's letters, so the figure was not split at all
+    import numpy as np
+
+    from medfig.vision.subfigures import find_panels
+
+    rng = np.random.default_rng(0)
+    pixels = np.zeros((420, 560), np.uint8)
+    for y0, x0 in ((20, 20), (20, 300), (230, 20)):
+        pixels[y0 : y0 + 180, x0 : x0 + 240] = rng.integers(60, 200, (180, 240))
+    pixels[230:410, 290] = 180
+    panels = find_panels(Image.fromarray(pixels).convert("RGB"), check_dark_cuts=False).panels
+    assert sorted(panels) == [(20, 20, 260, 200), (20, 230, 260, 410), (300, 20, 540, 200)]

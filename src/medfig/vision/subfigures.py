@@ -387,7 +387,9 @@ def find_panels(image: Image.Image, gap_ink_fraction: float = GAP_INK_FRACTION, 
     if light:
         panels = absorb_chart_text(panels, text, ink, max(w, h))
     else:
-        panels = [_trim_flat_black(gray, b) for b in panels]
+        # a piece that was mostly page black and trims to a sliver (a picture's lit edge) is no panel
+        trimmed = [_trim_flat_black(gray, b) for b in panels]
+        panels = [t for t in trimmed if _is_panel(t, w, h)] or trimmed
 
     def back(b: PixelBox) -> PixelBox:
         if scale == 1.0:
