@@ -117,3 +117,20 @@ def test_a_letter_after_a_comma_opens_its_item():
     got = refined(caption)
     assert got["a"] == ["posterior view"]
     assert got["b"][0].startswith("left lateral view")
+
+
+def test_a_picture_and_its_verb_head_every_item_of_a_trailing_list():
+    # ROCO_80701 (ROCO test split)
+    caption = ("T2-weighted MRI showing a retroclival hematoma (A), stripping of the tectorial membrane (B), and "
+               "prevertebral hemorrhage (C). MRI, magnetic resonance imaging.")
+    got = refined(caption)
+    assert got["a"] == ["a retroclival hematoma"]
+    assert got["b"] == ["stripping of the tectorial membrane"]
+
+
+def test_an_item_with_a_verb_of_its_own_keeps_its_picture():
+    # harvested ROCO caption: two pictures, each with its own verb
+    caption = ("Electrocardiogram showing sinus rhythm with no signs of ischemia (left panel) while chest radiograph "
+               "(right panel) revealing prominent heart with no acute cardiopulmonary process.")
+    got = refined(caption)
+    assert got["left"] == ["Electrocardiogram showing sinus rhythm with no signs of ischemia"]

@@ -306,6 +306,36 @@ def share_distributed_tail(parsed: ParsedCaption) -> None:
                     _respan(caption, sub, sorted(sub.spans + [tail]))
 
 
+_HEAD_PREDICATE = re.compile(r"\b(?:show(?:s|ing|ed|n)?|demonstrat(?:es|ing|ed)|reveal(?:s|ing|ed)|depict(?:s|ing|ed)"
+                             r"|display(?:s|ing|ed)|illustrat(?:es|ing|ed))\b\s+")
+
+
+def cut_predicate_head(parsed: ParsedCaption) -> None:
+    """"T2-weighted MRI showing a retroclival hematoma (A), stripping of the tectorial membrane (B),
+    and prevertebral hemorrhage (C)": the picture and its verb head the whole list of trailing
+    letters; the first item starts after the verb, as the others do (MedICaT: text shared by all
+    panels is no panel's). Not where another item has a verb of its own ("Electrocardiogram
+    showing sinus rhythm (left panel) while chest radiograph (right panel) revealing ...")."""
+    caption, markers = parsed.caption, parsed.markers
+    for a, b in sentence_spans(caption, 0):
+        same = [m for m in markers if a <= m.start < b]
+        if len(same) < 2 or any(m.leading for m in same) or _HEAD_PREDICATE.search(caption, same[0].end, b):
+            continue
+        for label in same[0].labels:
+            sub = parsed.get(label)
+            if sub is None or not sub.spans:
+                continue
+            x, y = sub.spans[0]
+            if _strip(caption, a, y)[0] != x or y > same[0].start:
+                continue  # the span does not start its sentence: no head left on it
+            verb = _HEAD_PREDICATE.search(caption, x, y)
+            if verb is None or len(caption[x : verb.start()].split()) > 5:
+                continue  # a long subject is a clause of its own, not a picture's name
+            rest = _strip(caption, verb.end(), y)
+            if rest[1] > rest[0]:
+                _respan(caption, sub, [rest] + sub.spans[1:])
+
+
 def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedCaption) -> list[str | None]:
     """Panels without a caption label take their reading-order neighbour's (a2 after a1)."""
     if not parsed.subcaptions or all(l is None for l in labels):
@@ -324,7 +354,8 @@ def fill_labels(boxes: list[PixelBox], labels: list[str | None], parsed: ParsedC
 def refine_subcaptions(parsed: ParsedCaption) -> None:
     """The caption-only refinements of the parsed subcaptions, in place: an inline letter's
     phrase, a list's shared head cut from its first item, words running on after a list given to
-    each of its items. ``analyze_compound`` applies them to every caption it splits."""
+    each of its items, a picture-and-verb head cut from a list of trailing letters.
+    ``analyze_compound`` applies them to every caption it splits."""
     caption = parsed.caption
     for i, mk in enumerate(parsed.markers):
         if mk.kind == "inline":
@@ -340,6 +371,7 @@ def refine_subcaptions(parsed: ParsedCaption) -> None:
     share_list_tails(parsed)
     share_list_heads(parsed)
     share_distributed_tail(parsed)
+    cut_predicate_head(parsed)
 
 
 def numbered_subcaptions(caption: str) -> list[Subcaption]:
