@@ -476,3 +476,59 @@ def test_a_black_piece_that_trims_to_a_lit_line_is_no_panel():
     pixels[230:410, 290] = 180
     panels = find_panels(Image.fromarray(pixels).convert("RGB"), check_dark_cuts=False).panels
     assert sorted(panels) == [(20, 20, 260, 200), (20, 230, 260, 410), (300, 20, 540, 200)]
+
+
+def _ggplot_pair() -> Image.Image:
+    """Two scatter plots on ggplot's grey fill with white grid lines, on a white page; in each, one
+    vertical grid line that no dot crosses."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    pixels = np.full((420, 760), 255, np.uint8)
+    for x0 in (20, 380):
+        pixels[20:280, x0 : x0 + 300] = 229
+        for y in (60, 120, 180, 240):
+            pixels[y : y + 2, x0 : x0 + 300] = 255
+        pixels[20:280, x0 + 150 : x0 + 152] = 255
+        pixels[20:280, x0 - 1] = 40
+        pixels[280, x0 - 1 : x0 + 300] = 40
+        for _ in range(150):
+            y, x = rng.integers(30, 270), rng.integers(x0 + 5, x0 + 295)
+            if abs(x - (x0 + 151)) > 4:
+                pixels[y - 2 : y + 3, x - 2 : x + 3] = 60
+    return Image.fromarray(pixels).convert("RGB")
+
+
+def test_a_white_grid_line_on_a_plot_fill_is_no_gap_between_panels():
+    # ggplot draws white grid lines on a grey fill: one that no dot crosses is a white run the
+    # XY-cut took for a gap, and a scatter plot became two "panels" (a 3 x 2 chart grid of the
+    # chart benchmark, seed 1, came out as one panel for it). The same fill on both sides of a
+    # thin white line says it is the fill's grid line
+    from medfig.vision.subfigures import find_panels
+
+    panels = sorted(find_panels(_ggplot_pair()).panels)
+    assert len(panels) == 2
+    assert panels[0][0] <= 20 and panels[0][2] >= 310 and panels[1][0] <= 380 and panels[1][2] >= 670
+
+
+def test_a_row_through_a_charts_bars_is_no_rule():
+    # between where one error bar ends and the next begins, rows of a bar chart hold nothing but
+    # the bars' one colour on the plot's light fill: "uniform", so they passed for a thin rule
+    # and the chart was cut in two (the same 3 x 2 chart grid as JPEG). The bars run on through
+    # those rows on both sides: no rule ends there
+    import numpy as np
+
+    from medfig.vision.subfigures import find_panels
+
+    rgb = np.full((440, 560, 3), 255, np.uint8)
+    rgb[20:280, 40:380] = 229
+    for y in (50, 110, 170, 230):
+        rgb[y, 40:380] = 255
+    for x0, x1, top in ((60, 130, 200), (160, 250, 60), (265, 355, 80)):
+        rgb[top:280, x0:x1] = (226, 74, 51)
+    rgb[40:90, 204:206] = 0
+    rgb[92:140, 309:311] = 0
+    rgb[180:230, 94:96] = 0
+    rgb[20:281, 39] = 40
+    rgb[280, 39:380] = 40
+    assert find_panels(Image.fromarray(rgb)).panels == [(60, 40, 355, 280)]

@@ -80,13 +80,43 @@ def untinted_or_unlined(gray: np.ndarray, runs: list[tuple[int, int]], axis: int
         band = lines[:, s:e].astype(np.int16)
         level = float(np.median(band))
         if level >= WHITE_GAP_LEVEL or not (band >= level + LIGHTER_LINE_STEP).all(axis=1).any():
-            out.append((s, e))
-            continue
-        white = runs_anywhere(np.median(band, axis=0) >= WHITE_GAP_LEVEL, 2)
-        if white:
+            gap = (s, e)
+        else:
+            white = runs_anywhere(np.median(band, axis=0) >= WHITE_GAP_LEVEL, 2)
+            if not white:
+                continue
             a, b = max(white, key=lambda r: r[1] - r[0])
-            out.append((s + a, s + b))
+            gap = (s + a, s + b)
+        # a thin white line with one flat fill on both sides is that fill's grid line
+        if not _grid_line_in_a_fill(lines, *_white_core(lines, *gap)):
+            out.append(gap)
     return out
+
+
+def _white_core(lines: np.ndarray, s: int, e: int) -> tuple[int, int]:
+    """The run [s, e) narrowed to its page-white lines (a grid line among the fill beside it)."""
+    white = np.median(lines[:, s:e], axis=0) >= WHITE_GAP_LEVEL
+    idx = np.flatnonzero(white)
+    return (s + int(idx[0]), s + int(idx[-1]) + 1) if idx.size else (s, e)
+
+
+GRID_LINE_MAX_PX = 4  # a chart's grid line; gaps between panels that touch a fill are wider
+FILL_TOLERANCE = 6  # grey levels a flat fill may vary by (JPEG)
+FILL_SHARE = 0.6  # of the run's length along which both sides are that one fill
+
+
+def _grid_line_in_a_fill(lines: np.ndarray, s: int, e: int) -> bool:
+    """Is a thin white run a grid line drawn on one tinted plot area (ggplot's white lines on grey)?
+    Then the same flat fill lies on both sides of it along most of its length; between two panels
+    the two sides are different pictures, or page white."""
+    if e - s > GRID_LINE_MAX_PX or s < 2 or e + 2 > lines.shape[1]:
+        return False
+    left, right = lines[:, s - 2].astype(np.int16), lines[:, e + 1].astype(np.int16)
+    level = float(np.median(left))
+    if not 100 <= level < WHITE_GAP_LEVEL or abs(float(np.median(right)) - level) > FILL_TOLERANCE:
+        return False
+    flat = (np.abs(left - level) <= FILL_TOLERANCE) & (np.abs(right - level) <= FILL_TOLERANCE)
+    return float(flat.mean()) >= FILL_SHARE
 
 
 def runs_anywhere(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:

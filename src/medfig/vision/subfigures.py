@@ -102,6 +102,22 @@ def _differing_share(values: np.ndarray, level: float, k: int, outward: int, axi
 
 
 RULE_MAX_BREAKS = 0.25  # share of a rule's extent that may be background (a white gap it crosses)
+RULE_MIXED_SHARE = 0.95  # below this share of non-light pixels a line is pieces on a light ground
+
+
+def _continued(values: np.ndarray, light: np.ndarray, s: int, e: int, axis: int) -> bool:
+    """Do the non-light pieces of the line [s, e) go on unchanged on both sides of it, along most
+    of their length? A row through a chart's bars (the bars' colour on the plot's fill) is one
+    such; a rule drawn between two pictures, shorter than its region, has pictures beside it."""
+    if s < 1 or e >= (values.shape[0] if axis == 1 else values.shape[1]):
+        return False
+
+    def line(k: int) -> np.ndarray:
+        return (values[k] if axis == 1 else values[:, k]).astype(np.int16)
+
+    pieces = ~(light[s] if axis == 1 else light[:, s])
+    same = (np.abs(line(s - 1) - line(s)) <= 6) & (np.abs(line(e) - line(s)) <= 6)
+    return float(same[pieces].mean()) > 0.5
 
 
 def _broken(light_lines: np.ndarray) -> bool:
@@ -143,6 +159,8 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
             continue
         if _broken(light[s:e] if axis == 1 else light[:, s:e].T):
             continue  # one colour in pieces with background between: bars of a chart, not a rule
+        if 0 < dark_share[s] < RULE_MIXED_SHARE and _continued(values, light, s, e, axis):
+            continue  # bars on a plot's light fill run on through the line: no rule ends there
         # each side must be textured or of another tone: images abut the line
         line = float(level[s])
         sides_ok = True
