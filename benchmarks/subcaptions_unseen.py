@@ -1,7 +1,7 @@
 """Caption parsing alone on captions of journals medfig was never developed on: which panels a
 caption names, and each panel's words (the subcaption half of MedICaT's metric).
 
-    .venv/bin/python benchmarks/subcaptions_unseen.py [--set roco|jats|roco-letters] [--split dev|heldout] [--show]
+    .venv/bin/python benchmarks/subcaptions_unseen.py [--set roco|jats|roco-letters|roco-letters-2] [--split dev|heldout] [--show]
 
 Gold (how it was made: benchmarks/gold/subcaptions/NOTES.md), captions read in place from
 ../shared/data, the gold keeping ids and character offsets, not the text:
@@ -14,6 +14,8 @@ Gold (how it was made: benchmarks/gold/subcaptions/NOTES.md), captions read in p
   holding at least two distinct letter markers ("(A) ... (B)", "A: ... B:"), drawn at random; half
   ``dev`` (may be read with ``--show``), half ``heldout`` (aggregate numbers only: ``--show``
   skips them unless ``--split heldout`` is asked for by name).
+- ``roco-letters-2`` (roco_letters2_gold.json): 100 more such captions, annotated after round 11's
+  caption changes; all ``heldout``.
 Annotated by reading, without parser output.
 
 Scores, over captions (``parse_subcaptions`` + ``refine_subcaptions``: the caption half of what
@@ -36,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import DATA, GOLD, format_table  # noqa: E402
 
 GOLD_FILES = {"roco": GOLD / "subcaptions" / "roco_gold.json", "jats": GOLD / "subcaptions" / "jats_gold.json",
-              "roco-letters": GOLD / "subcaptions" / "roco_letters_gold.json"}
+              "roco-letters": GOLD / "subcaptions" / "roco_letters_gold.json",
+              "roco-letters-2": GOLD / "subcaptions" / "roco_letters2_gold.json"}
 
 
 def roco_captions() -> dict[str, str]:
@@ -137,7 +140,8 @@ def main() -> int:
         ["subcaption F1 (MedICaT tokens)", f"{100 * sum(f1s) / max(1, len(f1s)):.1f}", f"{len(f1s)} scored gold panels"],
     ]
     source = {"roco": "ROCO test captions", "jats": "JATS figure captions (jats_xml_only)",
-              "roco-letters": "ROCO validation/train captions with letter markers"}[args.set]
+              "roco-letters": "ROCO validation/train captions with letter markers",
+              "roco-letters-2": "ROCO validation/train captions with letter markers, second draw"}[args.set]
     if args.split:
         source += f" ({args.split} half)"
     print(f"\n{source}, journals medfig was not developed on: caption parsing alone")
