@@ -444,3 +444,22 @@ def test_significance_letters_over_bars_are_not_read_as_panel_letters():
     read = find_panel_labels(img, layout, {"a", "b"})
     over_bars = [l for l in read if l.box[0] > 70 and any(l.box[1] < y + 200 and l.box[3] > y + 20 for y in (20, 300))]
     assert over_bars == []
+
+
+def test_a_rotated_title_glyph_merged_with_a_tick_label_is_no_panel_letter():
+    # a 2 x 3 bmh chart grid of benchmarks/compound_charts_synthetic.py (seed 40, lettered a-f):
+    # a glyph of panel f's rotated "Relative level", merged with a tick label into one text block,
+    # read as "e ..." and was taken for panel e's letter (the merged-block rule for "D 1000"); e's
+    # own letter was then never looked for, and d, e and f got each other's boxes. Read alone, the
+    # glyph is no letter: the head of a merged block must read as its letter by itself too
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from compound_charts_synthetic import make_figure
+
+    image, gold, _ = make_figure(40, True)
+    result = analyze_compound(image, gold["caption"])
+    boxes = {s.label: s.box_px for s in result.subfigures}
+    for letter, panel in zip("abcdef", gold["subfigures"]):
+        assert iou(boxes[letter], panel["box"]) >= 0.5, letter

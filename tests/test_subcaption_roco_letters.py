@@ -134,3 +134,10 @@ def test_an_item_with_a_verb_of_its_own_keeps_its_picture():
                "(right panel) revealing prominent heart with no acute cardiopulmonary process.")
     got = refined(caption)
     assert got["left"] == ["Electrocardiogram showing sinus rhythm with no signs of ischemia"]
+
+
+def test_an_item_that_names_its_own_picture_keeps_the_first_items_picture():
+    caption = ("Imaging findings. Axial CT image showing a hypodense lesion in the right hepatic lobe (a), coronal "
+               "T2-weighted MRI (b) and endoscopic view (c).")
+    got = refined(caption)
+    assert got["a"] == ["Axial CT image showing a hypodense lesion in the right hepatic lobe"]

@@ -48,6 +48,12 @@ _PREPOSITIONS = frozenset("of in on at for from with without to by via under aft
 _NO_PANEL_LIST = re.compile(r"https?://|www\.|\bAbbreviations?\b|\b[A-Z]{2,}[\w-]*,\s+[a-z]")
 _LIST_GLUE = re.compile(r"\s*(?:[,;&/]|and\b|or\b)", re.IGNORECASE)
 _PHRASE_CUT = re.compile(r"(?:[,;:(\u2014]|\s\u2013|\u2013\s|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
+# a picture's verb ("MRI showing ...") and the words that name a picture of its own
+_HEAD_PREDICATE = re.compile(r"\b(?:show(?:s|ing|ed|n)?|demonstrat(?:es|ing|ed)|reveal(?:s|ing|ed)|depict(?:s|ing|ed)"
+                             r"|display(?:s|ing|ed)|illustrat(?:es|ing|ed))\b\s+")
+_NAMES_A_PICTURE = re.compile(
+    r"\b(?:CT|MRI?|MR|PET|SPECT|X-?rays?|images?|views?|scans?|slices?|radiographs?|photographs?|micrographs?"
+    r"|ultrasound|sonogra\w*|angiogra\w*|endoscop\w*|stain(?:ing|s)?)\b", re.IGNORECASE)
 
 
 def _respan(caption: str, sub: Subcaption, spans: list[tuple[int, int]]) -> None:
@@ -136,6 +142,9 @@ def trim_list_head(caption: str, sub: Subcaption, markers: list, i: int) -> None
     keep = []
     for a, b in sub.spans:
         if mk.start - 2 <= b <= mk.start and b > a:
+            if _HEAD_PREDICATE.search(caption, a, b) and any(_NAMES_A_PICTURE.search(t) for t in items):
+                keep.append((a, b))  # "Axial CT showing a lesion in the liver (a), coronal MRI (b)":
+                continue  # a picture, its verb and its finding, then other pictures: nothing shared
             a = _list_head_start(caption, a, b, items)
         keep.append((a, b))
     _respan(caption, sub, keep)
@@ -306,21 +315,20 @@ def share_distributed_tail(parsed: ParsedCaption) -> None:
                     _respan(caption, sub, sorted(sub.spans + [tail]))
 
 
-_HEAD_PREDICATE = re.compile(r"\b(?:show(?:s|ing|ed|n)?|demonstrat(?:es|ing|ed)|reveal(?:s|ing|ed)|depict(?:s|ing|ed)"
-                             r"|display(?:s|ing|ed)|illustrat(?:es|ing|ed))\b\s+")
-
-
 def cut_predicate_head(parsed: ParsedCaption) -> None:
     """"T2-weighted MRI showing a retroclival hematoma (A), stripping of the tectorial membrane (B),
     and prevertebral hemorrhage (C)": the picture and its verb head the whole list of trailing
     letters; the first item starts after the verb, as the others do (MedICaT: text shared by all
     panels is no panel's). Not where another item has a verb of its own ("Electrocardiogram
-    showing sinus rhythm (left panel) while chest radiograph (right panel) revealing ...")."""
+    showing sinus rhythm (left panel) while chest radiograph (right panel) revealing ...") or
+    names a picture of its own ("Axial CT showing a mass (a), coronal MRI (b)")."""
     caption, markers = parsed.caption, parsed.markers
     for a, b in sentence_spans(caption, 0):
         same = [m for m in markers if a <= m.start < b]
         if len(same) < 2 or any(m.leading for m in same) or _HEAD_PREDICATE.search(caption, same[0].end, b):
             continue
+        if _NAMES_A_PICTURE.search(caption, same[0].end, same[-1].start):
+            continue  # "Axial CT showing a mass (a), coronal MRI (b)": each item names its own picture
         for label in same[0].labels:
             sub = parsed.get(label)
             if sub is None or not sub.spans:

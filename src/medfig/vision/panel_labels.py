@@ -307,9 +307,10 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
             head, _, rest = text.partition(" ")
             lead = normalise_label(head) if rest.strip() else None
             if lead is not None and lead.isalpha():
-                letter = lead
-                h = box[3] - box[1]
-                box = (box[0], box[1], min(box[2], box[0] + h), box[3])
+                head = (box[0], box[1], min(box[2], box[0] + box[3] - box[1]), box[3])
+                recognitions += 1  # read alone it must be that letter (not a rotated title's glyph by a tick label)
+                if normalise_label(recognise(_pad_crop(rgb, head))[0]) == lead:
+                    letter, box = lead, head
         sub = ""
         if letter is None:
             split = split_label(text)  # a text block "(a1)" / "Aii" read whole
