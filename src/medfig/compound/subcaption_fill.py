@@ -48,12 +48,13 @@ _PREPOSITIONS = frozenset("of in on at for from with without to by via under aft
 _NO_PANEL_LIST = re.compile(r"https?://|www\.|\bAbbreviations?\b|\b[A-Z]{2,}[\w-]*,\s+[a-z]")
 _LIST_GLUE = re.compile(r"\s*(?:[,;&/]|and\b|or\b)", re.IGNORECASE)
 _PHRASE_CUT = re.compile(r"(?:[,;:(\u2014]|\s\u2013|\u2013\s|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
-# a picture's verb ("MRI showing ...") and the words that name a picture of its own
-_HEAD_PREDICATE = re.compile(r"\b(?:show(?:s|ing|ed|n)?|demonstrat(?:es|ing|ed)|reveal(?:s|ing|ed)|depict(?:s|ing|ed)"
-                             r"|display(?:s|ing|ed)|illustrat(?:es|ing|ed))\b\s+")
-_NAMES_A_PICTURE = re.compile(
-    r"\b(?:CT|MRI?|MR|PET|SPECT|X-?rays?|images?|views?|scans?|slices?|radiographs?|photographs?|micrographs?"
-    r"|ultrasound|sonogra\w*|angiogra\w*|endoscop\w*|stain(?:ing|s)?)\b", re.IGNORECASE)
+# a picture's verb ("MRI showing ...") and the words that name a picture
+_SHOWS = r"\b(?:show\w*|demonstrat\w*|reveal\w*|depict\w*|display\w*|illustrat\w*|indicat\w*)\b"
+_PICTURE = (r"(?:CT|MRI?|MR|PET|SPECT|US|X-?rays?|T[12]\S*|images?|views?|scans?|sections?|slices?|phases?|projections?"
+            r"|radiographs?|reconstructions?|sequences?|magnifications?|micrographs?|photographs?|ultrasound|sonogra\w*"
+            r"|angiogra\w*|endoscop\w*|stain(?:ing|s)?)\b")
+_HEAD_PREDICATE = re.compile(_SHOWS + r"\s+")
+_NAMES_A_PICTURE = re.compile(r"\b" + _PICTURE, re.IGNORECASE)
 
 
 def _respan(caption: str, sub: Subcaption, spans: list[tuple[int, int]]) -> None:
@@ -265,10 +266,8 @@ def share_list_heads(parsed: ParsedCaption) -> None:
 # what a list of modifiers shares when it runs on: the pictures ("(a) axial and (b) coronal CT
 # images") or what they show ("(B) arterial, (C) portal venous and (D) delayed phase CT scan
 # showing slight enhancement")
-_PICTURE_HEAD = re.compile(
-    r"(?:CT|MRI?|PET|SPECT|US|X-?rays?|T[12]\S*|images?|views?|scans?|sections?|slices?|phases?|projections?|"
-    r"radiographs?|reconstructions?|sequences?|magnifications?|micrographs?|photographs?|stain(?:ing|s)?)\b")
-_DESCRIBES = re.compile(r"\b(?:show\w*|demonstrat\w*|reveal\w*|depict\w*|display\w*|illustrat\w*|indicat\w*)\b")
+_PICTURE_HEAD = re.compile(_PICTURE)
+_DESCRIBES = re.compile(_SHOWS)
 _ITEM_END = re.compile(r"(?:,|\band|\bor)\s*$")
 
 

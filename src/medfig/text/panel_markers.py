@@ -175,7 +175,7 @@ def find_markers(caption: str, body_start: int = 0) -> list[Marker]:
         # "Panel (A) shows ...": the word "panel" before the letter is part of the marker
         panel_word = _PANEL_BEFORE.search(caption, body_start, m.start())
         start, end = (panel_word.start(), m.end()) if panel_word else (m.start(), m.end())
-        if panel_word and caption[start - 1 : start] in "([" and caption[end : end + 1] in ")]" and start > 0:
+        if panel_word and start > 0 and caption[start - 1] in "([" and caption[end : end + 1] in (")", "]"):
             start, end = start - 1, end + 1  # "CT (panel (A))"
         markers.append(Marker(labels, start, end, "bracketed"))
         taken.append((start, end))
