@@ -56,3 +56,22 @@ def test_photos_beside_a_column_of_labels_are_not_plot_parts():
     result = analyze_compound(img, "Wound healing over six days.")
     assert result.compound is True
     assert len(result.subfigures) == 2
+
+
+def test_a_colour_bar_merged_with_the_next_charts_axis_is_an_axis_between_two_charts():
+    # two heatmaps side by side (chart benchmark, bmh style, seed 3025): the first one's colour bar
+    # and the second's axis title and tick labels nearly touch and merge into one tall text block,
+    # so no column of tick labels was found before the second heatmap, and the pair was taken for
+    # the plot parts of one chart (one panel). A block as tall as half the piece beside it is an
+    # axis of its own: the bars of one chart have nothing between them
+    from medfig.compound.one_chart import plot_parts_of_one_chart
+
+    img = Image.new("RGB", (620, 240), "white")
+    draw = ImageDraw.Draw(img)
+    for k in range(4):
+        draw.text((38, 30 + k * 55), str(2 * k), fill=0, font=FONT, anchor="rm")
+    pieces = [(42, 6, 262, 214), (359, 6, 579, 214)]
+    merged_axis = (274, 6, 354, 214)
+    assert plot_parts_of_one_chart(img, pieces, [merged_axis] + [(20, 22 + k * 55, 40, 38 + k * 55) for k in range(4)], []) is False
+    # with nothing between them, the same two pieces are the plot parts of one chart
+    assert plot_parts_of_one_chart(img, pieces, [(20, 22 + k * 55, 40, 38 + k * 55) for k in range(4)], []) is True

@@ -86,7 +86,10 @@ def _charts_in_band(band: list[Span], texts: list[Span], axis: int) -> list[list
     for p in band:
         before = [t for t in texts if t[2] <= p[0] + 2 and (previous_end is None or t[0] >= previous_end - 2)
                   and _overlap(t[1], t[3], v0, v1) > 0]
-        ticks = _ticks(before, axis)
+        # a block beside the piece as tall as half of it (a colour bar merged with the next chart's
+        # axis title and tick labels) is an axis of its own too: the bars of one chart have
+        # nothing between them
+        ticks = _ticks(before, axis) or [t for t in before if t[3] - t[1] >= 0.5 * (p[3] - p[1])]
         if ticks or not groups:
             groups.append([p])
             axes.append(ticks)
