@@ -73,31 +73,28 @@ def untinted_or_unlined(gray: np.ndarray, runs: list[tuple[int, int]], axis: int
     A strip of a chart's grey plot fill between two bars is "background" to the ink test, but
     the chart's white grid lines cross it from one bar to the next: one chart, not two panels.
     A white gap between two panels can hold nothing lighter than itself; where a run holds
-    white page between tinted margins (two grey plots on a white page), the white part is the gap."""
+    white page between tinted margins (two grey plots on a white page), the white part is the gap.
+    A thin white line with one flat fill on both sides is that fill's grid line, no gap."""
     lines = gray if axis == 0 else gray.T  # rows of ``lines`` run across the gap
     out = []
     for s, e in runs:
         band = lines[:, s:e].astype(np.int16)
         level = float(np.median(band))
+        white = np.median(band, axis=0) >= WHITE_GAP_LEVEL  # per line across the run
         if level >= WHITE_GAP_LEVEL or not (band >= level + LIGHTER_LINE_STEP).all(axis=1).any():
             gap = (s, e)
+            # its page-white lines (a grid line among the fill beside it), or all of it
+            idx = np.flatnonzero(white)
+            core = (s + int(idx[0]), s + int(idx[-1]) + 1) if idx.size else gap
         else:
-            white = runs_anywhere(np.median(band, axis=0) >= WHITE_GAP_LEVEL, 2)
-            if not white:
+            parts = runs_anywhere(white, 2)
+            if not parts:
                 continue
-            a, b = max(white, key=lambda r: r[1] - r[0])
-            gap = (s + a, s + b)
-        # a thin white line with one flat fill on both sides is that fill's grid line
-        if not _grid_line_in_a_fill(lines, *_white_core(lines, *gap)):
+            a, b = max(parts, key=lambda r: r[1] - r[0])
+            gap = core = (s + a, s + b)
+        if not _grid_line_in_a_fill(lines, *core):
             out.append(gap)
     return out
-
-
-def _white_core(lines: np.ndarray, s: int, e: int) -> tuple[int, int]:
-    """The run [s, e) narrowed to its page-white lines (a grid line among the fill beside it)."""
-    white = np.median(lines[:, s:e], axis=0) >= WHITE_GAP_LEVEL
-    idx = np.flatnonzero(white)
-    return (s + int(idx[0]), s + int(idx[-1]) + 1) if idx.size else (s, e)
 
 
 GRID_LINE_MAX_PX = 4  # a chart's grid line; gaps between panels that touch a fill are wider
