@@ -1,6 +1,7 @@
 """Glyph geometry for panel-letter reading: is a glyph alone on its background, does more
 text follow it on its line (the "ii" of "Aii"), is a text block one more tick label of an
-axis already read, is a glyph one of a row of significance letters. Pixel arithmetic only
+axis already read, is a glyph one of a row of significance letters, is a text block shaped
+like a label or set at a panel's top-left corner. Pixel arithmetic only
 (numpy); the recogniser is in :mod:`medfig.vision.panel_labels`. Boxes are ``[x0, y0, x1, y1]``
 in pixels of the figure image, origin top-left.
 """
@@ -12,6 +13,7 @@ import re
 import numpy as np
 
 from medfig.geometry import PixelBox
+from medfig.vision.text_blocks import axis_gap
 
 INK_CONTRAST = 80  # grey levels off the background: a pixel this far from it is ink
 FREE_MARGIN = 0.4  # of the glyph height: the ring round a label that must be blank
@@ -255,3 +257,47 @@ def letter_plates(gray: np.ndarray, text_px: float | None) -> list[PixelBox]:
         if PLATE_GLYPH_SHARE[0] <= light <= PLATE_GLYPH_SHARE[1]:
             plates.append((x, y, x + w, y + h))
     return sorted(plates, key=lambda b: -(b[3] - b[1]))
+
+
+def letter_shaped(box: PixelBox) -> bool:
+    """Width/height of one glyph ("A", "m") or a bracketed letter ("(a)"); rotated axis
+    titles and tick-label columns are taller and thinner, numbers like "100" wider."""
+    ratio = (box[2] - box[0]) / max(1, box[3] - box[1])
+    return 0.45 <= ratio <= 1.3 or 1.8 <= ratio <= 3.0
+
+
+def label_proportioned(box: PixelBox) -> bool:
+    """Could the box hold a printed panel label ("A", "A.", "(a)", "12")? A sliver four times
+    wider than high (a piece of a rotated axis title, a tick mark) that the recogniser still
+    reads as a letter is not one: such a read cut a chart in two at its "C". No lower bound:
+    "i" and "l" are thin."""
+    ratio = (box[2] - box[0]) / max(1, box[3] - box[1])
+    return ratio <= 3.2
+
+
+HEAD_REACH = 0.5  # of a panel's longer side: how far above-left of it its label may sit (the cut may leave a chart's title and axis text outside its box)
+
+
+def heads_a_panel(box: PixelBox, panels: list[PixelBox]) -> bool:
+    """Does the text block sit at a panel's top-left corner: left of its top, or above its top
+    edge in its left half ("A: 60 x 120 Networks" over a chart)? A letter inside a line of text ("CYP 719 A 23" in a pathway) or
+    under a chart's axis heads nothing."""
+    for p in panels:
+        pw, ph = p[2] - p[0], p[3] - p[1]
+        slack = 0.1 * min(pw, ph)
+        # above the panel's top in its left half (a heading's first word), or left of its top
+        if box[0] <= p[0] + max(slack, 0.5 * pw if box[3] <= p[1] + slack else 0) and box[1] <= p[1] + slack:
+            if np.hypot(p[0] - box[0], p[1] - box[1]) <= HEAD_REACH * max(pw, ph):
+                return True
+    return False
+
+
+def has_close_neighbour(box: PixelBox, blocks: list[PixelBox]) -> bool:
+    """Another text block within 0.4 of this one's height, beside or above/below it."""
+    reach = 0.4 * (box[3] - box[1])
+    for o in blocks:
+        if o == box:
+            continue
+        if axis_gap(o, box) <= reach:
+            return True
+    return False

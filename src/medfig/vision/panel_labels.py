@@ -28,9 +28,10 @@ from PIL import Image
 from medfig.geometry import PixelBox, intersection
 from medfig.vision.letter_recogniser import recognise
 from medfig.vision.figure_edges import mask_bounds
-from medfig.vision.glyphs import NUMBER, first_word, in_letter_row, letter_plates, reach_right, same_axis, stands_free
+from medfig.vision.glyphs import (NUMBER, first_word, has_close_neighbour, heads_a_panel, in_letter_row, label_proportioned,
+                                  letter_plates, letter_shaped, reach_right, same_axis, stands_free)
 from medfig.vision.subfigures import PanelLayout
-from medfig.vision.text_blocks import axis_gap, is_rule
+from medfig.vision.text_blocks import is_rule
 
 MIN_SCORE = 0.6
 LABEL_MAX_TEXT_HEIGHTS = 4.0  # a panel letter is at most this many times the figure's text height
@@ -176,50 +177,6 @@ def _corner_candidates(gray: np.ndarray, panel: PixelBox, figure_side: int, text
     return [b for _, b in found[:3]]
 
 
-def _letter_shaped(box: PixelBox) -> bool:
-    """Width/height of one glyph ("A", "m") or a bracketed letter ("(a)"); rotated axis
-    titles and tick-label columns are taller and thinner, numbers like "100" wider."""
-    ratio = (box[2] - box[0]) / max(1, box[3] - box[1])
-    return 0.45 <= ratio <= 1.3 or 1.8 <= ratio <= 3.0
-
-
-def _label_proportioned(box: PixelBox) -> bool:
-    """Could the box hold a printed panel label ("A", "A.", "(a)", "12")? A sliver four times
-    wider than high (a piece of a rotated axis title, a tick mark) that the recogniser still
-    reads as a letter is not one: such a read cut a chart in two at its "C". No lower bound:
-    "i" and "l" are thin."""
-    ratio = (box[2] - box[0]) / max(1, box[3] - box[1])
-    return ratio <= 3.2
-
-
-HEAD_REACH = 0.5  # of a panel's longer side: how far above-left of it its label may sit (the cut may leave a chart's title and axis text outside its box)
-
-
-def _heads_a_panel(box: PixelBox, panels: list[PixelBox]) -> bool:
-    """Does the text block sit at a panel's top-left corner: left of its top, or above its top
-    edge in its left half ("A: 60 x 120 Networks" over a chart)? A letter inside a line of text ("CYP 719 A 23" in a pathway) or
-    under a chart's axis heads nothing."""
-    for p in panels:
-        pw, ph = p[2] - p[0], p[3] - p[1]
-        slack = 0.1 * min(pw, ph)
-        # above the panel's top in its left half (a heading's first word), or left of its top
-        if box[0] <= p[0] + max(slack, 0.5 * pw if box[3] <= p[1] + slack else 0) and box[1] <= p[1] + slack:
-            if np.hypot(p[0] - box[0], p[1] - box[1]) <= HEAD_REACH * max(pw, ph):
-                return True
-    return False
-
-
-def _has_close_neighbour(box: PixelBox, blocks: list[PixelBox]) -> bool:
-    """Another text block within 0.4 of this one's height, beside or above/below it."""
-    reach = 0.4 * (box[3] - box[1])
-    for o in blocks:
-        if o == box:
-            continue
-        if axis_gap(o, box) <= reach:
-            return True
-    return False
-
-
 def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] | None = None) -> list[PanelLabel]:
     """Panel letters of a figure (see module doc); at most one label per position.
     ``wanted``: the caption's panel labels (lower case); reading stops once one per
@@ -250,8 +207,8 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     # (heights in 3 px steps, so reading order still decides between letters of one size).
     # Glyphs with a close neighbour (the letters of a rotated axis title, a word split at
     # its letter gaps) come after free-standing ones: a panel letter stands alone.
-    crowded = {b for b in candidates if _has_close_neighbour(b, layout.text_blocks)}
-    candidates.sort(key=lambda b: (not _letter_shaped(b), -((b[3] - b[1]) // 3), b in crowded))  # stable sort
+    crowded = {b for b in candidates if has_close_neighbour(b, layout.text_blocks)}
+    candidates.sort(key=lambda b: (not letter_shaped(b), -((b[3] - b[1]) // 3), b in crowded))  # stable sort
     # corner glyphs round-robin over panels (every panel's best guess first), so the
     # recognition budget is spread over the panels; a panel whose letter is found is done
     # (Reading blocks with ink round them after the corner glyphs saved 15% of recognitions
@@ -318,7 +275,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
                 letter, sub = split
         if letter is None and panel_index is None and len(text) >= 2 and box not in ticks:
             ticks.append(box)  # a word: the blocks lined up with it are the rest of its list (a legend)
-        if letter is None or score < MIN_SCORE or not _label_proportioned(box) or (letters_only and letter.isdigit()):
+        if letter is None or score < MIN_SCORE or not label_proportioned(box) or (letters_only and letter.isdigit()):
             continue
         if box in plates:  # the letter is the light glyph on the plate, where the corner search finds it too
             box = _glyph_on_plate(gray, box)
@@ -328,7 +285,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
                 box, sub = wide, longer
         free = stands_free(gray, box)
         if wanted is not None and not wanted and not (free or panel_index is None) or (
-                wanted is not None and not wanted and panel_index is None and not _heads_a_panel(box, layout.panels)):
+                wanted is not None and not wanted and panel_index is None and not heads_a_panel(box, layout.panels)):
             continue  # the caption names no panel: only a glyph alone at a panel's corner can be its label
         labels.append(PanelLabel(text=letter, box=box, score=score, free=free, sub=sub))
         if panel_index is not None:
