@@ -463,3 +463,21 @@ def test_a_rotated_title_glyph_merged_with_a_tick_label_is_no_panel_letter():
     boxes = {s.label: s.box_px for s in result.subfigures}
     for letter, panel in zip("abcdef", gold["subfigures"]):
         assert iou(boxes[letter], panel["box"]) >= 0.5, letter
+
+
+def test_bracketed_letters_heading_chart_titles_are_read_before_the_tick_labels():
+    # elsevier PMC7564522 Fig. 3: three heat maps, each under a title line "(A) 0.10% net
+    # mortality ...", with rows of "10%" ... "100%" tick labels. A bold "(A)" is as wide as a
+    # two-digit number, so it waited behind every tick label, and the recognition budget ran
+    # out on "10%", "30%", "50%" (too far apart to be passed over as one axis): A and B only
+    # after both fixes, none of the three before.
+    from medfig.vision.subfigures import find_panels
+
+    image, fig = _figure("elsevier_PMC7564522/fig0003")
+    labels = find_panel_labels(image, find_panels(image), {"a", "b", "c"})
+    heads = {l.text: l.box for l in labels if l.text in "ABC"}
+    assert set(heads) == {"A", "B", "C"}
+    # each at the left end of its title line, one over each heat map
+    assert all(55 <= heads[k][0] <= 70 for k in "ABC")
+    assert heads["A"][1] < heads["B"][1] < heads["C"][1]
+    assert [s.label for s in analyze_compound(image, fig["caption"]).subfigures][:3] == ["a", "b", "c"]

@@ -186,6 +186,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     gray = np.asarray(image.convert("L"))
     side = max(layout.width, layout.height)
     candidates: list[PixelBox] = []
+    first_words: set[PixelBox] = set()
     # a printed panel letter is set at most a few times the figure's own text size; taller blocks
     # (a legend's rows, a column of tick labels merged into one) used up the reads before the letters
     # whenever a figure was saved large enough for its words to fall apart into separate blocks
@@ -198,17 +199,20 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         if w > 3.2 * h + 6:  # a heading line: its first word may be the letter ("A: 60 x 120 Networks")
             b = first_word(gray, b)
             w = b[2] - b[0]
+            first_words.add(b)
         if w <= 3.2 * h + 6:
             candidates.append(b)
     # letter-shaped blocks first ("(b)", "C"): rotated axis titles, tick-label columns and
-    # wide numbers must not use up the recognition budget before the last panel's letter
+    # wide numbers must not use up the recognition budget before the last panel's letter. The
+    # first word of a text line is in that tier whatever its shape: a bold "(A)" heading a
+    # chart's title line is as wide as a two-digit tick label, and was never reached
     # Within a tier, taller first: panel letters are set larger (and bolder) than tick labels,
     # legend entries and axis numbers, which otherwise exhaust the budget on a chart grid
     # (heights in 3 px steps, so reading order still decides between letters of one size).
     # Glyphs with a close neighbour (the letters of a rotated axis title, a word split at
     # its letter gaps) come after free-standing ones: a panel letter stands alone.
-    crowded = {b for b in candidates if has_close_neighbour(b, layout.text_blocks)}
-    candidates.sort(key=lambda b: (not letter_shaped(b), -((b[3] - b[1]) // 3), b in crowded))  # stable sort
+    crowded = {b for b in candidates if b not in first_words and has_close_neighbour(b, layout.text_blocks)}
+    candidates.sort(key=lambda b: (not (letter_shaped(b) or b in first_words), -((b[3] - b[1]) // 3), b in crowded))  # stable sort
     # corner glyphs round-robin over panels (every panel's best guess first), so the
     # recognition budget is spread over the panels; a panel whose letter is found is done
     # (Reading blocks with ink round them after the corner glyphs saved 15% of recognitions
@@ -229,6 +233,7 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
     # lined up with one at its size and close to it are the rest of its axis, title or legend
     # and are not read (they used up the budget before the panel letters were offered)
     ticks: list[PixelBox] = []
+    numbers: list[PixelBox] = []  # ... of them the tick labels read or passed over (ticks too: one axis)
     # a number is a panel label only where the caption numbers its panels ("(1)", "2"): elsewhere
     # a number in a figure is a tick label, a scale or a legend value -- the "0" at a chart's
     # origin sits at a panel corner as a printed letter does
@@ -239,7 +244,9 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         # legend words) may use up the budget before the corners are reached
         if recognitions >= budget and (panel_index is None or box not in firsts):
             continue
-        if panel_index is None and any(same_axis(box, t) for t in ticks):
+        if panel_index is None and any(same_axis(box, t) for t in ticks + numbers):
+            if any(same_axis(box, t) for t in numbers):
+                numbers.append(box)  # the axis goes on past it: "70%" is as near "50%" as "50%" is to "30%"
             continue
         found = {l.text.lower() for l in labels}
         if wanted and wanted <= found and not any(l.sub for l in labels) and len(labels) == len(found):
@@ -258,6 +265,8 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         number = letters_only and NUMBER.match(text.replace(" ", "")) is not None
         if panel_index is None and (number or not stands_free(gray, box)):
             ticks.append(box)  # and a glyph with ink round it: a letter of a word or a rotated title
+            if number:
+                numbers.append(box)
         if letter is None and panel_index is None:
             # a letter set on one line with a tick label or legend ("D 1000", "B  KO mice"):
             # the block was merged; its first word is the letter, at the block's left end
