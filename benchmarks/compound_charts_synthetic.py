@@ -6,7 +6,8 @@ Each figure is a grid of 2-6 charts (line, bar with error bars, scatter, box plo
 heatmap with colour bar) in one of six matplotlib styles (default, ggplot's grey plot area,
 seaborn's white grid and white, bmh, classic), with or without a shared legend, panel titles and
 tight or loose spacing; half the figures letter their panels (one letter style and place per
-figure: "a", "(a)" or "a." above the axes' top-left corner or inside it, caption "(a) ... (b) ...")
+figure: "a", "(a)" or "a." above the axes' top-left corner or inside it, caption "(a) ... (b) ...";
+with ``--title-letters`` the letter opens the panel's bold title line instead, "(A) Serum levels")
 and half do not (caption without letters). The gold box of a panel is the union of matplotlib's
 own tight boxes of the axes (ticks, tick labels, axis labels, title), of its colour bar for a
 heatmap, and of its letter.
@@ -63,8 +64,10 @@ def _draw(ax, kind: str, rng: np.random.Generator):
     return colour_bar
 
 
-def make_figure(seed: int, lettered: bool) -> tuple[Image.Image, dict, str]:
-    """One figure: the image, its gold record (boxes in pixels, origin top-left) and its style."""
+def make_figure(seed: int, lettered: bool, title_letters: bool = False) -> tuple[Image.Image, dict, str]:
+    """One figure: the image, its gold record (boxes in pixels, origin top-left) and its style.
+    ``title_letters``: a lettered panel's letter opens its bold title line ("(A) Serum levels",
+    left-aligned over the axes) instead of standing alone."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -78,9 +81,14 @@ def make_figure(seed: int, lettered: bool) -> tuple[Image.Image, dict, str]:
     with plt.style.context(style):
         fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.6 * rows), dpi=100, squeeze=False)
         letters, bars = [], []
+        title_size = pick.choice([10, 12]) if title_letters else None  # one size for the whole figure
         for i, ax in enumerate(axes.flat):
             bars.append(_draw(ax, pick.choice(KINDS), rng))
             letter = chr(ord("A" if upper else "a") + i)
+            if lettered and title_letters:
+                letters.append(ax.set_title(f"{fmt.format(letter)} {pick.choice(PANEL_TEXTS)}", loc="left",
+                                            fontsize=title_size, fontweight="bold"))
+                continue
             letters.append(ax.text(*place, fmt.format(letter), transform=ax.transAxes, fontsize=14,
                                    fontweight="bold", va="bottom", ha="left") if lettered else None)
             if pick.random() < 0.3:
@@ -127,12 +135,14 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=120, help="figures (half lettered)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jpeg", type=int, metavar="Q", help="re-encode every figure as JPEG of quality Q first")
+    ap.add_argument("--title-letters", action="store_true",
+                    help='letters open each panel\'s bold title line ("(A) Serum levels") instead of standing alone')
     args = ap.parse_args()
     warm_up()
     tally: dict[tuple[str, bool], dict] = {}
     for i in range(args.n):
         lettered = i % 2 == 0
-        image, gold, style = make_figure(args.seed + i, lettered)
+        image, gold, style = make_figure(args.seed + i, lettered, args.title_letters)
         if args.jpeg is not None:
             image = as_jpeg(image, args.jpeg)
         gold["figure_key"] = key = f"chart{i:04d}"
@@ -155,6 +165,7 @@ def main() -> int:
     rows.append(["ALL", "", str(args.n), str(len(all_ious)), f"{sum(v >= 0.5 for v in all_ious) / len(all_ious):.3f}",
                  f"{sum(all_ious) / len(all_ious):.3f}", ""])
     print(f"\nmatplotlib multi-panel charts, seed {args.seed}" + (f", JPEG q{args.jpeg}" if args.jpeg is not None else "")
+          + (", letters opening the panel titles" if args.title_letters else "")
           + ": gold panels matched at IoU >= 0.5")
     print(format_table(["style", "lettered", "figures", "panels", "matched", "mean IoU", "F1"], rows, align="llrrrrr"))
     return 0
