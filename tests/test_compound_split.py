@@ -532,3 +532,51 @@ def test_a_row_through_a_charts_bars_is_no_rule():
     rgb[20:281, 39] = 40
     rgb[280, 39:380] = 40
     assert find_panels(Image.fromarray(rgb)).panels == [(60, 40, 355, 280)]
+
+
+def _heatmap_under_a_grid(grid: bool) -> Image.Image:
+    """An 8 x 8 heat map of 20 px cells (random tones) on white; with ``grid``, seaborn's light grey
+    grid lines drawn through the middle of cell columns and rows 2, 4 and 6 (where its ticks are)."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    page = np.full((220, 220, 3), 255, np.uint8)
+    for r in range(8):
+        for c in range(8):
+            page[30 + 20 * r : 50 + 20 * r, 30 + 20 * c : 50 + 20 * c] = rng.integers(60, 200, 3)
+    if grid:
+        for k in (2, 4, 6):
+            page[30:190, 30 + 20 * k + 10] = 204
+            page[30 + 20 * k + 10, 30:190] = 204
+    return Image.fromarray(page)
+
+
+def test_a_grid_line_drawn_through_a_heat_maps_cells_is_no_rule():
+    # seaborn's whitegrid style draws its grid over a heat map at the ticks, through the middle of
+    # a column of cells: each line is one light grey, so it passed for a thin rule between pictures
+    # and the heat map came out as 16 blocks (chart benchmark seeds 1000 and 4000). Each cell goes
+    # on across the line: the tones beside it agree, and so do the places where they change
+    from medfig.vision.subfigures import find_panels
+
+    for grid in (False, True):
+        layout = find_panels(_heatmap_under_a_grid(grid))
+        assert layout.panels == [(30, 30, 190, 190)], grid
+
+
+def test_a_rule_between_two_pictures_or_two_slices_on_black_is_still_a_rule():
+    import numpy as np
+
+    from medfig.vision.gap_checks import one_picture_across
+
+    rng = np.random.default_rng(9)
+    photos = rng.integers(0, 255, (100, 41)).astype(np.uint8)
+    photos[:, 20] = 204  # a grey rule between two photos: their sides differ
+    assert not one_picture_across(photos, 20, 21, 0)
+    slices = np.zeros((100, 41), np.uint8)
+    slices[10:30, 14:20] = 180  # the edge of a body at the left tile's right side ...
+    slices[60:90, 21:27] = 150  # ... and at the right tile's left side, elsewhere: black alike, edges not
+    slices[:, 20] = 204
+    assert not one_picture_across(slices, 20, 21, 0)
+    cells = np.repeat(rng.integers(60, 200, (10, 1)), 10, axis=0).astype(np.uint8) * np.ones((1, 41), np.uint8)
+    cells[:, 20] = 204  # one column of cells under a grid line: the same cell on both sides
+    assert one_picture_across(cells, 20, 21, 0)

@@ -3,7 +3,8 @@
 The XY-cut (:mod:`medfig.vision.subfigures`) finds runs of rows or columns that are background;
 the checks here keep those that separate panels and drop those inside one chart: a run an axis
 line crosses, a strip of a chart's tinted plot fill its grid lines cross; and they add one kind
-the ink test misses, a white rule between two photos that holds a JPEG speck. Runs are
+the ink test misses, a white rule between two photos that holds a JPEG speck; and of the thin
+one-tone lines taken for rules they drop those a picture goes on across. Runs are
 ``(start, end)`` row or column indices of the region, end exclusive.
 """
 
@@ -121,3 +122,38 @@ def runs_anywhere(flags: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     padded = np.concatenate([[False], flags, [False]]).astype(np.int8)
     diff = np.diff(padded)
     return [(int(a), int(b)) for a, b in zip(np.flatnonzero(diff == 1), np.flatnonzero(diff == -1)) if b - a >= min_len]
+
+
+STEP_TONE = 12  # grey levels between neighbouring pixels along a line: a new cell (or a picture's edge) starts
+ACROSS_MIN_STEPS = 3  # steps along each side: cell edges, not a lone edge of two pictures on black
+ACROSS_SHARE = 0.8  # of each side's steps with one on the other side (within 1 px), and of pixels alike
+
+
+def one_picture_across(values: np.ndarray, s: int, e: int, axis: int) -> bool:
+    """Does one picture go on across the line [s, e): the tones beside it alike pixel by pixel,
+    and the steps between tones along it (a heat map's cell edges) at the same places on both
+    sides? A seaborn white grid is drawn at the ticks, through the middle of a column of cells,
+    so the cells on both sides of each grid line are one cell. Two pictures abutting a rule
+    differ beside it, and two tiles on black (CT slices) are alike only where both are black,
+    with their few edges at different places. Looked at 2 and 3 px out (a resized line is blended
+    into the pixels next to it)."""
+    return any(_alike_across(values, s - out, e - 1 + out, axis) for out in (2, 3))
+
+
+def _alike_across(values: np.ndarray, before: int, after: int, axis: int) -> bool:
+    n = values.shape[0] if axis == 1 else values.shape[1]
+    if before < 0 or after >= n:
+        return False
+    a, b = ((values[before], values[after]) if axis == 1 else (values[:, before], values[:, after]))
+    a, b = a.astype(np.int16), b.astype(np.int16)
+    if float((np.abs(a - b) <= 6).mean()) < ACROSS_SHARE:
+        return False
+    steps_a = np.flatnonzero(np.abs(np.diff(a)) > STEP_TONE)
+    steps_b = np.flatnonzero(np.abs(np.diff(b)) > STEP_TONE)
+    if min(steps_a.size, steps_b.size) < ACROSS_MIN_STEPS:
+        return False
+
+    def matched(x: np.ndarray, y: np.ndarray) -> float:
+        return float(np.mean([np.abs(y - k).min() <= 1 for k in x]))
+
+    return min(matched(steps_a, steps_b), matched(steps_b, steps_a)) >= ACROSS_SHARE

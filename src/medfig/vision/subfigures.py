@@ -32,7 +32,7 @@ from medfig.geometry import PixelBox, area
 from medfig.vision.glyphs import text_height
 from medfig.vision.dark_cuts import dark_cut_ok, dark_lattice
 from medfig.vision.figure_edges import ink_bounds, strip_figure_edges
-from medfig.vision.gap_checks import between_pictures, runs, unbridged, untinted_or_unlined
+from medfig.vision.gap_checks import between_pictures, one_picture_across, runs, unbridged, untinted_or_unlined
 from medfig.vision.seams import split_on_seams
 from medfig.vision.text_blocks import absorb_chart_text, is_rule, merge_text
 
@@ -161,6 +161,8 @@ def _thin_uniform_runs(values: np.ndarray, axis: int, max_len: int) -> list[tupl
             continue  # one colour in pieces with background between: bars of a chart, not a rule
         if 0 < dark_share[s] < RULE_MIXED_SHARE and _continued(values, light, s, e, axis):
             continue  # bars on a plot's light fill run on through the line: no rule ends there
+        if one_picture_across(values, s, e, axis):
+            continue  # a grid line drawn over a heat map: its cells go on across it
         # each side must be textured or of another tone: images abut the line
         line = float(level[s])
         sides_ok = True
