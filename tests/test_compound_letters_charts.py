@@ -481,3 +481,15 @@ def test_bracketed_letters_heading_chart_titles_are_read_before_the_tick_labels(
     assert all(55 <= heads[k][0] <= 70 for k in "ABC")
     assert heads["A"][1] < heads["B"][1] < heads["C"][1]
     assert [s.label for s in analyze_compound(image, fig["caption"]).subfigures][:3] == ["a", "b", "c"]
+
+
+def test_a_letter_with_its_full_stop_or_brackets_is_label_shaped():
+    # "C." and a bold "(A)" are 1.4-1.6 times as wide as high: they were ranked with the wide
+    # blocks, behind the "C" of a rotated "Count", which then stood in for panel c's letter and
+    # the chart grid was cut across (chart benchmark seed 3060)
+    from medfig.vision.glyphs import letter_shaped
+
+    assert letter_shaped((0, 0, 18, 13)) and letter_shaped((0, 0, 22, 14))  # "(A)", "C."
+    assert letter_shaped((0, 0, 10, 14)) and letter_shaped((0, 0, 28, 14))  # "A", "(a)"
+    assert not letter_shaped((0, 0, 48, 12))  # "1000": wider
+    assert not letter_shaped((0, 0, 4, 30))  # a piece of a rotated axis title: taller and thinner

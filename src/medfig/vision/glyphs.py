@@ -260,10 +260,12 @@ def letter_plates(gray: np.ndarray, text_px: float | None) -> list[PixelBox]:
 
 
 def letter_shaped(box: PixelBox) -> bool:
-    """Width/height of one glyph ("A", "m") or a bracketed letter ("(a)"); rotated axis
-    titles and tick-label columns are taller and thinner, numbers like "100" wider."""
+    """Width/height of one glyph ("A", "m"), a letter with its full stop ("C.") or in brackets
+    ("(a)"; a bold "(A)" is only 1.4 times as wide as high); rotated axis titles and tick-label
+    columns are taller and thinner, numbers like "1000" wider. Two-digit tick labels are in this
+    shape too: once one is read, the rest of its axis is passed over."""
     ratio = (box[2] - box[0]) / max(1, box[3] - box[1])
-    return 0.45 <= ratio <= 1.3 or 1.8 <= ratio <= 3.0
+    return 0.45 <= ratio <= 3.0
 
 
 def label_proportioned(box: PixelBox) -> bool:
