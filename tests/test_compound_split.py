@@ -580,3 +580,19 @@ def test_a_rule_between_two_pictures_or_two_slices_on_black_is_still_a_rule():
     cells = np.repeat(rng.integers(60, 200, (10, 1)), 10, axis=0).astype(np.uint8) * np.ones((1, 41), np.uint8)
     cells[:, 20] = 204  # one column of cells under a grid line: the same cell on both sides
     assert one_picture_across(cells, 20, 21, 0)
+
+
+def test_alike_charts_with_tick_labels_of_their_own_are_evidence_of_panels():
+    # a framed shared legend cut out with the axis title above it is a piece unlike the four
+    # charts, and a caption that names no panel then kept the figure whole (chart seed 3045)
+    charts = [(60, 20, 300, 210), (370, 20, 610, 210), (60, 280, 300, 470), (370, 280, 610, 470)]
+    legend = (420, 225, 630, 275)
+    # a column of right-aligned y tick labels left of each chart
+    ticks = [(c[0] - 20, y, c[0] - 5, y + 10) for c in charts for y in range(c[1] + 10, c[3] - 10, 40)]
+    pieces = charts + [legend]
+    assert not pieces_alike(pieces)
+    assert unnamed_and_unlike(pieces, [], [])  # no text blocks given: no evidence of charts
+    assert not unnamed_and_unlike(pieces, [], [], ticks, 640)
+    # one chart with its ticks beside an unlike piece (a chart and its table) is still one panel
+    one = [t for t in ticks if t[2] == charts[0][0] - 5 and t[1] < charts[0][3]]
+    assert unnamed_and_unlike([charts[0], (320, 20, 420, 60)], [], [], one, 640)

@@ -236,7 +236,7 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
     n_pieces = len(layout.panels)
     if compound and boxes is None and named < 2 and plot_parts_of_one_chart(img, panels, layout.text_blocks, ocr):
         compound = False  # the bars or facets of one chart (one axis's tick labels for all of them)
-    if compound and boxes is None and (unnamed_and_unlike(panels, sorted(letters), ocr) or one_drawing(img, panels, layout.text_blocks, sorted(letters), ocr)):
+    if compound and boxes is None and (unnamed_and_unlike(panels, sorted(letters), ocr, layout.text_blocks, max(layout.width, layout.height)) or one_drawing(img, panels, layout.text_blocks, sorted(letters), ocr)):
         compound = False  # no panel names, no image letters, unlike pieces or pieces joined by drawn lines: one panel
     if not compound:
         return _single(layout, ocr, parsed, n_letters, n_pieces)

@@ -196,14 +196,21 @@ def pieces_alike(boxes: list[PixelBox]) -> bool:
     return min(areas) >= ALIKE_MIN_RATIO * max(areas) and min(aspects) >= ALIKE_MIN_RATIO * max(aspects)
 
 
-def unnamed_and_unlike(boxes: list[PixelBox], caption_letters: list[str], ocr_labels: list[PanelLabel]) -> bool:
+def unnamed_and_unlike(boxes: list[PixelBox], caption_letters: list[str], ocr_labels: list[PanelLabel],
+                       text_blocks: list[PixelBox] = (), side: int = 0) -> bool:  # type: ignore[assignment]
     """A split with no evidence of panels: the caption names no panel, the image shows no two
     panel letters, and the pieces are not alike (a chart cut from its tick labels, a flow
-    chart cut into boxes, a chart and its table). Such a figure is one panel."""
+    chart cut into boxes, a chart and its table). Such a figure is one panel. Two or more
+    pieces alike that each carry tick labels of their own are charts, evidence enough, whatever
+    else was cut out beside them (a shared legend grouped with an axis title)."""
     if caption_letters or len(boxes) < 2:
         return False
     read = {l.text.lower() for l in ocr_labels if l.text.isalpha() and l.free}
     if len(read) >= 2:
+        return False
+    reach = max(4.0, TEXT_REACH * side)
+    charts = [b for b in boxes if text_blocks and has_tick_labels(b, list(text_blocks), reach)]
+    if len(charts) >= 2 and pieces_alike(charts):
         return False
     return not pieces_alike(boxes)
 
