@@ -469,8 +469,8 @@ def test_bracketed_letters_heading_chart_titles_are_read_before_the_tick_labels(
     # elsevier PMC7564522 Fig. 3: three heat maps, each under a title line "(A) 0.10% net
     # mortality ...", with rows of "10%" ... "100%" tick labels. A bold "(A)" is as wide as a
     # two-digit number, so it waited behind every tick label, and the recognition budget ran
-    # out on "10%", "30%", "50%" (too far apart to be passed over as one axis): A and B only
-    # after both fixes, none of the three before.
+    # out on "10%", "30%", "50%" (too far apart to be passed over as one row): none of the
+    # three was read.
     from medfig.vision.subfigures import find_panels
 
     image, fig = _figure("elsevier_PMC7564522/fig0003")

@@ -88,11 +88,17 @@ def same_axis(box: PixelBox, tick: PixelBox) -> bool:
     tol = max(2.0, ALIGN_SHARE * h)
     if abs((box[3] - box[1]) - h) > tol:
         return False
-    dx = max(0, max(box[0], tick[0]) - min(box[2], tick[2]))
     dy = max(0, max(box[1], tick[1]) - min(box[3], tick[3]))
     column = (abs(box[2] - tick[2]) <= tol or abs(box[0] - tick[0]) <= tol) and dy <= 4 * h
-    row = abs(box[1] - tick[1]) <= tol and dx <= 4 * h
-    return column or row
+    return column or same_row(box, tick)
+
+
+def same_row(box: PixelBox, tick: PixelBox) -> bool:
+    """:func:`same_axis` along a row only: the next x tick label of the row ``tick`` is in."""
+    h = tick[3] - tick[1]
+    tol = max(2.0, ALIGN_SHARE * h)
+    dx = max(0, max(box[0], tick[0]) - min(box[2], tick[2]))
+    return abs((box[3] - box[1]) - h) <= tol and abs(box[1] - tick[1]) <= tol and dx <= 4 * h
 
 
 ROW_MIN_GLYPHS = 3  # a compact letter display ("a  a  ab  b" over a chart's bars) has one per bar

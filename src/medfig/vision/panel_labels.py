@@ -29,7 +29,7 @@ from medfig.geometry import PixelBox, intersection
 from medfig.vision.letter_recogniser import recognise
 from medfig.vision.figure_edges import mask_bounds
 from medfig.vision.glyphs import (NUMBER, first_word, has_close_neighbour, heads_a_panel, in_letter_row, label_proportioned,
-                                  letter_plates, letter_shaped, reach_right, same_axis, stands_free)
+                                  letter_plates, letter_shaped, reach_right, same_axis, same_row, stands_free)
 from medfig.vision.subfigures import PanelLayout
 from medfig.vision.text_blocks import is_rule
 
@@ -203,16 +203,15 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         if w <= 3.2 * h + 6:
             candidates.append(b)
     # letter-shaped blocks first ("(b)", "C"): rotated axis titles, tick-label columns and
-    # wide numbers must not use up the recognition budget before the last panel's letter. The
-    # first word of a text line is in that tier whatever its shape: a bold "(A)" heading a
-    # chart's title line is as wide as a two-digit tick label, and was never reached
+    # wide numbers must not use up the recognition budget before the last panel's letter
     # Within a tier, taller first: panel letters are set larger (and bolder) than tick labels,
     # legend entries and axis numbers, which otherwise exhaust the budget on a chart grid
     # (heights in 3 px steps, so reading order still decides between letters of one size).
     # Glyphs with a close neighbour (the letters of a rotated axis title, a word split at
-    # its letter gaps) come after free-standing ones: a panel letter stands alone.
+    # its letter gaps) come after free-standing ones: a panel letter stands alone. The first word
+    # of a line ("(A)" of "(A) 0.10% net mortality ...") is not crowded by the rest of its line.
     crowded = {b for b in candidates if b not in first_words and has_close_neighbour(b, layout.text_blocks)}
-    candidates.sort(key=lambda b: (not (letter_shaped(b) or b in first_words), -((b[3] - b[1]) // 3), b in crowded))  # stable sort
+    candidates.sort(key=lambda b: (not letter_shaped(b), -((b[3] - b[1]) // 3), b in crowded))  # stable sort
     # corner glyphs round-robin over panels (every panel's best guess first), so the
     # recognition budget is spread over the panels; a panel whose letter is found is done
     # (Reading blocks with ink round them after the corner glyphs saved 15% of recognitions
@@ -244,9 +243,11 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         # legend words) may use up the budget before the corners are reached
         if recognitions >= budget and (panel_index is None or box not in firsts):
             continue
-        if panel_index is None and any(same_axis(box, t) for t in ticks + numbers):
-            if any(same_axis(box, t) for t in numbers):
-                numbers.append(box)  # the axis goes on past it: "70%" is as near "50%" as "50%" is to "30%"
+        if panel_index is None and (any(same_axis(box, t) for t in ticks) or any(same_row(box, t) for t in numbers)):
+            if any(same_row(box, t) for t in numbers):
+                # the row goes on past it: "70%" is as near "50%" as "50%" is to "30%". Rows only: a
+                # column of y tick labels carried on would reach the panel letter set above it
+                numbers.append(box)
             continue
         found = {l.text.lower() for l in labels}
         if wanted and wanted <= found and not any(l.sub for l in labels) and len(labels) == len(found):
