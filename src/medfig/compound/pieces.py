@@ -197,7 +197,7 @@ def pieces_alike(boxes: list[PixelBox]) -> bool:
 
 
 def unnamed_and_unlike(boxes: list[PixelBox], caption_letters: list[str], ocr_labels: list[PanelLabel],
-                       text_blocks: list[PixelBox] = (), side: int = 0) -> bool:  # type: ignore[assignment]
+                       text_blocks: list[PixelBox] | None = None, side: int = 0) -> bool:
     """A split with no evidence of panels: the caption names no panel, the image shows no two
     panel letters, and the pieces are not alike (a chart cut from its tick labels, a flow
     chart cut into boxes, a chart and its table). Such a figure is one panel. Two or more
@@ -209,7 +209,7 @@ def unnamed_and_unlike(boxes: list[PixelBox], caption_letters: list[str], ocr_la
     if len(read) >= 2:
         return False
     reach = max(4.0, TEXT_REACH * side)
-    charts = [b for b in boxes if text_blocks and has_tick_labels(b, list(text_blocks), reach)]
+    charts = [b for b in boxes if has_tick_labels(b, text_blocks, reach)] if text_blocks else []
     if len(charts) >= 2 and pieces_alike(charts):
         return False
     return not pieces_alike(boxes)

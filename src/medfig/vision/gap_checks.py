@@ -154,6 +154,10 @@ def _alike_across(values: np.ndarray, before: int, after: int, axis: int) -> boo
         return False
 
     def matched(x: np.ndarray, y: np.ndarray) -> float:
-        return float(np.mean([np.abs(y - k).min() <= 1 for k in x]))
+        """Share of the steps ``x`` with a step of ``y`` (ascending) within 1 px."""
+        at = np.searchsorted(y, x)
+        before = np.abs(x - y[np.clip(at - 1, 0, y.size - 1)])
+        after = np.abs(y[np.clip(at, 0, y.size - 1)] - x)
+        return float((np.minimum(before, after) <= 1).mean())
 
     return min(matched(steps_a, steps_b), matched(steps_b, steps_a)) >= ACROSS_SHARE
