@@ -243,11 +243,12 @@ def find_panel_labels(image: Image.Image, layout: PanelLayout, wanted: set[str] 
         # legend words) may use up the budget before the corners are reached
         if recognitions >= budget and (panel_index is None or box not in firsts):
             continue
-        if panel_index is None and (any(same_axis(box, t) for t in ticks) or any(same_row(box, t) for t in numbers)):
-            if any(same_row(box, t) for t in numbers):
-                # the row goes on past it: "70%" is as near "50%" as "50%" is to "30%". Rows only: a
-                # column of y tick labels carried on would reach the panel letter set above it
-                numbers.append(box)
+        # the row goes on past a number passed over: "70%" is as near "50%" as "50%" is to "30%".
+        # Rows only: a column of y tick labels carried on would reach the panel letter set above it
+        carried = panel_index is None and any(same_row(box, t) for t in numbers)
+        if carried:
+            numbers.append(box)
+        if carried or (panel_index is None and any(same_axis(box, t) for t in ticks)):
             continue
         found = {l.text.lower() for l in labels}
         if wanted and wanted <= found and not any(l.sub for l in labels) and len(labels) == len(found):
