@@ -1,7 +1,7 @@
 """Caption parsing alone on captions of journals medfig was never developed on: which panels a
 caption names, and each panel's words (the subcaption half of MedICaT's metric).
 
-    .venv/bin/python benchmarks/subcaptions_unseen.py [--set roco|jats|roco-letters|roco-letters-2|roco-letters-3] [--split dev|heldout] [--show]
+    .venv/bin/python benchmarks/subcaptions_unseen.py [--set roco|jats|roco-letters|roco-letters-2|roco-letters-3|roco-letters-4] [--split dev|heldout] [--show]
 
 Gold (how it was made: benchmarks/gold/subcaptions/NOTES.md), captions read in place from
 ../shared/data, the gold keeping ids and character offsets, not the text:
@@ -18,6 +18,8 @@ Gold (how it was made: benchmarks/gold/subcaptions/NOTES.md), captions read in p
   caption changes; all ``heldout``.
 - ``roco-letters-3`` (roco_letters3_gold.json): 75 more (round 12), drawn among the captions a
   broader letter-marker pattern finds and no earlier set holds; all ``heldout``.
+- ``roco-letters-4`` (roco_letters4_gold.json): 100 more (round 13): 70 with letter markers, 30
+  with position words or numbered markers ("left ... right", "(1) ... (2)"); all ``heldout``.
 Annotated by reading, without parser output.
 
 Scores, over captions (``parse_subcaptions`` + ``refine_subcaptions``: the caption half of what
@@ -42,7 +44,8 @@ from harness import DATA, GOLD, format_table  # noqa: E402
 GOLD_FILES = {"roco": GOLD / "subcaptions" / "roco_gold.json", "jats": GOLD / "subcaptions" / "jats_gold.json",
               "roco-letters": GOLD / "subcaptions" / "roco_letters_gold.json",
               "roco-letters-2": GOLD / "subcaptions" / "roco_letters2_gold.json",
-              "roco-letters-3": GOLD / "subcaptions" / "roco_letters3_gold.json"}
+              "roco-letters-3": GOLD / "subcaptions" / "roco_letters3_gold.json",
+              "roco-letters-4": GOLD / "subcaptions" / "roco_letters4_gold.json"}
 
 
 def roco_captions() -> dict[str, str]:
@@ -145,7 +148,8 @@ def main() -> int:
     source = {"roco": "ROCO test captions", "jats": "JATS figure captions (jats_xml_only)",
               "roco-letters": "ROCO validation/train captions with letter markers",
               "roco-letters-2": "ROCO validation/train captions with letter markers, second draw",
-              "roco-letters-3": "ROCO validation/train captions with letter markers, third draw"}[args.set]
+              "roco-letters-3": "ROCO validation/train captions with letter markers, third draw",
+              "roco-letters-4": "ROCO validation/train captions with letter, position or number markers, fourth draw"}[args.set]
     if args.split:
         source += f" ({args.split} half)"
     print(f"\n{source}, journals medfig was not developed on: caption parsing alone")
