@@ -141,3 +141,21 @@ def test_an_item_that_names_its_own_picture_keeps_the_first_items_picture():
                "T2-weighted MRI (b) and endoscopic view (c).")
     got = refined(caption)
     assert got["a"] == ["Axial CT image showing a hypodense lesion in the right hepatic lobe"]
+
+
+def test_a_letter_with_its_magnification_is_a_marker():
+    # ROCO_87036 (round 13, third draw): "(H × 100)" names panel h
+    caption = ("Contrast MRI showed the mass had significant enhancement (A). Coronal images showed invasion into "
+               "the paraspinal soft tissues (B). The small round tumor cells were CD99 positive (C \u00d7 100).")
+    got = refined(caption)
+    assert list(got) == ["a", "b", "c"]
+    assert got["c"] == ["The small round tumor cells were CD99 positive"]
+
+
+def test_a_description_may_end_on_a_number():
+    # ROCO_87161 (round 13, third draw): "to 1 (A)" is a trailing marker, not "to (A) ..."
+    caption = ("Examples in which the diagnoses changed from grade 0 to 1 (A) and grade 2 to 4 (B) after "
+               "interpretation of 3-D MIP images.")
+    got = refined(caption)
+    assert got["b"] == ["grade 2 to 4"]
+    assert got["a"][-1].endswith("grade 0 to 1")

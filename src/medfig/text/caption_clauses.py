@@ -1,6 +1,6 @@
-"""Sentences and clauses of a figure caption, and the sentences that describe no panel
-(statistics boilerplate, scale bars): the boundaries the panel-marker finder and the subcaption
-splitter both use. Offsets are character offsets into the caption as given.
+"""Sentences and clauses of a figure caption, the sentences that describe no panel
+(statistics boilerplate, scale bars), and where the last panel's text ends: the boundaries the
+panel-marker finder and the subcaption splitter use. Offsets are character offsets into the caption as given.
 
 Sentence ends follow captions' own habits: a full stop glued to the next panel letter ends one
 ("measurements.(A) C2-7 Cobb angle"); the dots of "Fig.", "e.g.", "vs." and of a single letter
@@ -54,3 +54,43 @@ def clause_start(caption: str, pos: int, floor: int) -> int:
 
 def only_punct(text: str) -> bool:
     return not re.search(r"[A-Za-z0-9]", text)
+
+
+# a sentence after the last panel's that speaks for the whole figure: abbreviations, notes,
+# sources, data and statistics, an aside in brackets ("(For interpretation of the references
+# to color ...)"), or one that names panels ("Panels C and F are identical to B and E")
+_SHARED_SENTENCE = re.compile(
+    r"\s*(?:Abbreviations?|Notes?(?=\s*[:.])|Sources?|Key|Credit|Courtesy|Reproduced|Adapted|Modified|Copyright|Permission"
+    r"|\u00a9|[(\[](?=[A-Za-z]{2})|Figure\s+appears|Images?\s+(?:are\s+)?(?:courtesy|adapted|reproduced)"
+    r"|See\b|(?:All\s+)?[Dd]ata\s+(?:are|were|is|represent|show|pooled|from|points?)\b|Error\s+bars|Scale\s+bars?\b"
+    r"|(?:All|Both)\s+(?:panels|images|figures)\b|Panels?\s+\(?[A-Za-z]\b|[A-Z]{2,}[\w-]*\s*[,:=]\s"
+    r"|[A-Z]{2,}[\w-]*\s+(?:indicates|denotes|means|stands\s+for)\b)")
+# "On B, note ...", "In (c), the ...": a sentence opening on one panel speaks of it (bracketed,
+# or before punctuation: "In a single experiment" names none); "Mice in (A) were ..." later
+# in a sentence only points back
+_PANEL_REFERENCE = re.compile(r"\s*(?:On|In|[Ii]n\s+panels?|Panels?)\s+(?:\(([A-Za-z])\)|([A-Za-z])(?=[,.;:]))")
+
+
+def last_panel_end(caption: str, sentences: list[tuple[int, int]], spans: dict[str, list[tuple[int, int]]],
+                    sentence_end: int, end: int, opens_sentence: bool, labels: list[str]) -> int:
+    """Where the last panel's text ends. Its marker opening its own sentence, as each panel's
+    does in "(a) Schematic of .... (b) Example field of view. Note both the length ...",
+    or the other panels having several sentences each, make the sentences after its own
+    describe it too, up to the first one that speaks for the whole figure or names another
+    panel (statistics and scale bars are left out later). A last marker inside a list ("(A)
+    posterior view (B) left lateral view. It shows a focal uptake ...") ends with its
+    sentence: what follows speaks of the figure, and so does a list's last item after a
+    semicolon ("(b1,b2) Cheeks (C); (c) Neck (N). Some details are blurred ...")."""
+    def several(pieces: list[tuple[int, int]]) -> bool:  # a sentence ends inside one of them
+        return any(x < b < y - 1 for _, b in sentences for x, y in pieces)
+
+    if not opens_sentence and not any(several(pieces) for pieces in spans.values()):
+        return min(end, sentence_end)
+    own = {label.lower() for label in labels}
+    for a, b in sentences:
+        if not sentence_end <= a < end:
+            continue
+        named = _PANEL_REFERENCE.match(caption, a, b)
+        if _SHARED_SENTENCE.match(caption, a) or (named and (named.group(1) or named.group(2)).lower() in set(spans) - own):
+            return a
+    return end

@@ -24,7 +24,8 @@ _SUB_NUMBER = r"(?:i{1,3}|iv|vi{0,3}|ix|x|\d{1,2})"
 _SUB_ITEM = rf"(?<![A-Za-z])[A-Za-z][{_DASH}.]?{_SUB_NUMBER}(?![A-Za-z\d])"
 _ITEM = rf"(?:{_SUB_ITEM}|{_L})"
 # "(a)", "(a, b)", "(A–C)", "(a and c)", "[b]"; with sub-panels "(A-i)", "(a1–a3)", "(b1,b2)"
-BRACKETED = re.compile(rf"[\(\[]\s*({_ITEM}(?:{_LIST_SEP}{_ITEM})*)\s*[\)\]]")
+# "(H × 100)", "(B, ×400)": a letter with its magnification is a marker too
+BRACKETED = re.compile(rf"[\(\[]\s*({_ITEM}(?:{_LIST_SEP}{_ITEM})*)(?:\s*[,;]?\s*[×x]\s*\d+)?\s*[\)\]]")
 _ITEM_TOKEN = re.compile(
     rf"(?P<sub>(?<![A-Za-z])(?P<letter>[A-Za-z])(?P<sep>[{_DASH}.]?)(?P<number>{_SUB_NUMBER})(?![A-Za-z\d]))"
     rf"|(?P<single>{_L})|(?P<range>[{_DASH}]|\bto\b)"

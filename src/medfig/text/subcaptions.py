@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from medfig.text.caption_clauses import SCALE, STATISTICS, clause_start, only_punct, sentence_spans
+from medfig.text.caption_clauses import SCALE, STATISTICS, clause_start, last_panel_end, only_punct, sentence_spans
 from medfig.text.panel_markers import BRACKETED, Marker, expand_labels, find_markers, marker_letter
 from medfig.text.subcaption_tagger import SubcaptionTagger, default_tagger
 
@@ -170,7 +170,7 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
             a = mk.end
             b = next_start
             if i + 1 == len(markers):
-                b = _last_panel_end(caption, sentences, spans, s_end, b)
+                b = last_panel_end(caption, sentences, spans, s_end, b, only_punct(caption[s_start : mk.start]), mk.labels)
             elif markers[i + 1].kind == "mid" and sentence_of(next_start)[0] > a:
                 b = sentence_of(next_start)[0]  # the words before a letter inside a sentence are its
             elif markers[i + 1].kind == "bracketed" and _OPENER.fullmatch(
@@ -232,32 +232,6 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
         text = " ".join(caption[a:b] for a, b in merged)
         parsed.subcaptions.append(Subcaption(label=label, spans=merged, text=text))
     return parsed
-
-
-# a sentence after the last panel's that speaks for the whole figure: abbreviations, notes,
-# sources, an aside in brackets ("(For interpretation of the references to color ...)"), or
-# one that names panels ("Panels C and F are identical to B and E")
-_SHARED_SENTENCE = re.compile(
-    r"\s*(?:Abbreviations?|Notes?|Sources?|Key|Credit|Reproduced|Adapted|Modified|Copyright|\u00a9|\((?=[A-Za-z]{2})"
-    r"|(?:All|Both)\s+(?:panels|images|figures)\b|Panels?\s+\(?[A-Za-z]\b|[A-Z]{2,}[\w-]*\s*[,:=]\s)")
-
-
-def _last_panel_end(caption: str, sentences: list[tuple[int, int]], spans: dict[str, list[tuple[int, int]]],
-                    sentence_end: int, end: int) -> int:
-    """Where the last panel's text ends. What follows its sentence is shared, unless the
-    caption gives its other panels several sentences each (then the sentences after the last
-    one describe it too, "(B) Map of ... Municipalities are colored as follows: ...") up to
-    the first one that speaks for the whole figure (statistics and scale bars are left out
-    later)."""
-    def several(pieces: list[tuple[int, int]]) -> bool:  # a sentence ends inside one of them
-        return any(x < b < y - 1 for _, b in sentences for x, y in pieces)
-
-    if not any(several(pieces) for pieces in spans.values()):
-        return min(end, sentence_end)
-    for a, _ in sentences:
-        if sentence_end <= a < end and _SHARED_SENTENCE.match(caption, a):
-            return a
-    return end
 
 
 def _fold_inner_references(caption: str, markers: list[Marker],
@@ -390,7 +364,7 @@ def _is_leading(caption: str, before: str, mk: Marker, to_next: str | None = Non
         # collection (A) encasing the graft (B)") or a join, and the last one by its full stop
         # ("... on agarose gel (a) Glyceraldehyde-3-phosphate ... (165 bp) (b).")
         return True
-    words = re.findall(r"[A-Za-z]+", before)
+    words = re.findall(r"[A-Za-z0-9]+", before)  # "grade 0 to 1 (A)": a number ends a description
     return bool(words) and words[-1].lower() in _FUNCTION_WORDS
 
 

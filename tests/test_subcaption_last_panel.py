@@ -1,0 +1,65 @@
+"""Where the last panel's text ends (round 13, from the third ROCO draw, read after its one clean
+run: benchmarks/gold/subcaptions/roco_letters3_gold.json).
+
+Captions are quoted from ../shared/data/roco_v1_text (ids beside them) or the harvested JATS
+captions; the expected words were written by reading them. A last marker that opens its own
+sentence heads a paragraph: the sentences after it describe that panel until one
+speaks for the whole figure or opens on another panel. A last marker inside a list ends with
+its sentence.
+"""
+
+from __future__ import annotations
+
+from medfig.compound.subcaption_fill import refine_subcaptions
+from medfig.text.subcaptions import parse_subcaptions
+
+
+def refined(caption: str) -> dict[str, list[str]]:
+    parsed = parse_subcaptions(caption)
+    refine_subcaptions(parsed)
+    return {s.label: [caption[a:b] for a, b in s.spans] for s in parsed.subcaptions}
+
+
+def test_a_paragraph_marker_keeps_the_sentences_after_it():
+    # ROCO_82510 (shortened): each panel's text opens its own sentence
+    caption = ("(a) Schematic of single-molecule rolling-circle assay. (b) Example field of view. Note both "
+               "the length and number of products. Each flow cell has thousands of such fields, allowing "
+               "for large numbers of products to be observed in a single experiment.")
+    got = refined(caption)
+    assert got["b"] == [caption[caption.index("Example"):]]
+
+
+def test_a_last_marker_inside_a_list_ends_with_its_sentence():
+    # ROCO_37903: what follows the list speaks of the whole figure
+    caption = ("A spleen scan before accessory splenectomy, (A) posterior view (B) left lateral view. It shows "
+               "a focal uptake in the left upper quadrant.")
+    assert refined(caption)["b"] == ["left lateral view."]
+
+
+def test_a_sentence_opening_on_another_panel_ends_the_last_panel():
+    # ROCO_85518 (shortened)
+    caption = ("CT angiography. (A) Axial slice at the mid portion. (B) Axial slice below it. (C) Coronal slice "
+               "of the true lumen. On B, note the curvilinear hyperdensity of the intimal flap.")
+    assert refined(caption)["c"] == ["Coronal slice of the true lumen."]
+
+
+def test_a_back_reference_later_in_a_sentence_does_not_end_it():
+    # harvested (PLoS Biol.): "Mice in (A)" points back; the sentence is still (B)'s
+    caption = ("(A) Transgenic and wild-type littermates were fed a high-fat diet. (B) Glucose tolerance test. "
+               "Mice in (A) after high-fat feeding were fasted for 6 h.")
+    assert refined(caption)["b"] == [caption[caption.index("Glucose"):]]
+
+
+def test_credits_and_definitions_after_the_last_panel_are_shared():
+    caption = ("(a) Vascular intervention simulator. (b) Close-up of the circled lesion. Permission for use "
+               "obtained by Elsevier Ltd.")
+    assert refined(caption)["b"] == ["Close-up of the circled lesion."]
+    # ROCO_53060: an abbreviation defined for the whole figure
+    got = refined("Radiographic measurements. (A) C2-7 Cobb angle. (B) T1 slope. (C) C2-7 SVA. "
+                  "SVA indicates sagittal vertical axis.")
+    assert got["c"] == ["C2-7 SVA."]
+    # ROCO_82030: "Note that ..." continues the panel; "Note:" speaks for the figure
+    caption = "(A) Fundus photograph. (B) Representative OCT image. Note that the photoreceptor layer is lost."
+    assert refined(caption)["b"] == ["Representative OCT image. Note that the photoreceptor layer is lost."]
+    caption = "(A) Fundus photograph. (B) Representative OCT image. Note: images were cropped."
+    assert refined(caption)["b"] == ["Representative OCT image."]
