@@ -63,3 +63,17 @@ def test_credits_and_definitions_after_the_last_panel_are_shared():
     assert refined(caption)["b"] == ["Representative OCT image. Note that the photoreceptor layer is lost."]
     caption = "(A) Fundus photograph. (B) Representative OCT image. Note: images were cropped."
     assert refined(caption)["b"] == ["Representative OCT image."]
+
+
+def test_a_later_sentence_naming_one_panel_describes_it():
+    # ROCO_87826: after the list, each sentence points at one panel
+    caption = ("B-scan (a), A-scan (b). A typical section of the forearm is shown in a, where the red lines "
+               "indicate the skin surface. A representative A-scan in linear scale is seen in b.")
+    got = refined(caption)
+    assert got["a"] == ["B-scan", "A typical section of the forearm is shown in a, where the red lines indicate the skin surface."]
+    assert got["b"] == ["A-scan", "A representative A-scan in linear scale is seen in b."]
+    # one that names no panel, or two, stays shared; so does a scale statement naming one
+    caption = ("B-scan (a), A-scan (b). The forearm is shown in a and b. Both were taken in 2019. "
+               "Scale bar in b, 1 mm.")
+    got = refined(caption)
+    assert got["a"] == ["B-scan"] and got["b"] == ["A-scan"]

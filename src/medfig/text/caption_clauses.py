@@ -94,3 +94,28 @@ def last_panel_end(caption: str, sentences: list[tuple[int, int]], spans: dict[s
         if _SHARED_SENTENCE.match(caption, a) or (named and (named.group(1) or named.group(2)).lower() in set(spans) - own):
             return a
     return end
+
+
+# "... is shown in a, where ...", "... is seen in b.", "(red arrows on b)": a letter named
+# after "in"/"on"/"of"/"see"/"panel", bracketed or before punctuation ("in a single" is none)
+_NAMED_PANEL = re.compile(r"\b(?:[IiOo]n|of|see|[Pp]anels?)\s+(?:\(([A-Za-z])\)|([A-Za-z])(?=[,.;:)]|\s*$))")
+
+
+def sentences_naming_one_panel(caption: str, sentences: list[tuple[int, int]], start: int,
+                               labels: set[str]) -> dict[str, list[tuple[int, int]]]:
+    """Sentences after ``start`` (where the panels' own text ends) that name exactly one panel
+    describe it: "B-scan (a), A-scan (b). A typical section of the forearm is shown in a,
+    where ... A representative A-scan is seen in b." Sentences speaking for the figure
+    (credits, statistics, scale bars) are left alone."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for a, b in sentences:
+        if a < start:
+            continue
+        named = {(m[1] or m[2]).lower() for m in _NAMED_PANEL.finditer(caption, a, b)}
+        text = caption[a:b]
+        if (len(named) != 1 or not named <= labels or _SHARED_SENTENCE.match(caption, a)
+                or STATISTICS.search(text) or SCALE.search(text)):
+            continue
+        x = a + len(text) - len(text.lstrip())
+        out.setdefault(named.pop(), []).append((x, b - (len(text) - len(text.rstrip()))))
+    return out

@@ -41,7 +41,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from medfig.text.caption_clauses import SCALE, STATISTICS, clause_start, last_panel_end, only_punct, sentence_spans
+from medfig.text.caption_clauses import (SCALE, STATISTICS, clause_start, last_panel_end, only_punct, sentence_spans,
+                                         sentences_naming_one_panel)
 from medfig.text.panel_markers import BRACKETED, Marker, expand_labels, find_markers, marker_letter
 from medfig.text.subcaption_tagger import SubcaptionTagger, default_tagger
 
@@ -227,6 +228,9 @@ def parse_subcaptions(caption: str, mode: str = "hybrid", tagger: SubcaptionTagg
                 spans[label] = trimmed
         parsed.tagged = True
     _drop_all_panel_text(caption, markers, spans)
+    own_end = max([markers[-1].end] + [y for pieces in spans.values() for _, y in pieces])
+    for label, pieces in sentences_naming_one_panel(caption, sentences, own_end, set(spans)).items():
+        spans[label].extend(pieces)
     for label in order:
         merged = sorted(spans[label])
         text = " ".join(caption[a:b] for a, b in merged)
