@@ -159,3 +159,9 @@ def test_a_description_may_end_on_a_number():
     got = refined(caption)
     assert got["b"] == ["grade 2 to 4"]
     assert got["a"][-1].endswith("grade 0 to 1")
+
+
+def test_a_preposition_before_a_list_is_the_heads():
+    # ROCO_45009 (round 13, third draw): "between" belongs to the shared head, not to item a
+    got = refined("ROM of the segment can be calculated by the difference between extension (A) and flexion (B) angles.")
+    assert got["a"] == ["extension"]

@@ -47,7 +47,8 @@ _PREPOSITIONS = frozenset("of in on at for from with without to by via under aft
 # factor; TCF, T-cell factor"), credits and links ("taken from http://..., freely available")
 _NO_PANEL_LIST = re.compile(r"https?://|www\.|\bAbbreviations?\b|\b[A-Z]{2,}[\w-]*,\s+[a-z]")
 _LIST_GLUE = re.compile(r"\s*(?:[,;&/]|and\b|or\b)", re.IGNORECASE)
-_PHRASE_CUT = re.compile(r"(?:[,;:(\u2014]|\s\u2013|\u2013\s|\s(?:and|or|of|in|with|using|from|for|by|at|on|to)\s)", re.IGNORECASE)
+_PHRASE_CUT = re.compile(r"(?:[,;:(\u2014]|\s\u2013|\u2013\s|\s(?:and|or|of|in|with|using|from|for|by|at|on|to"
+                        r"|between|versus|vs\.?|after|before|during|under|via|through|into)\s)", re.IGNORECASE)
 # a picture's verb ("MRI showing ...") and the words that name a picture
 _SHOWS = r"\b(?:show\w*|demonstrat\w*|reveal\w*|depict\w*|display\w*|illustrat\w*|indicat\w*)\b"
 _PICTURE = (r"(?:CT|MRI?|MR|PET|SPECT|US|X-?rays?|T[12]\S*|images?|views?|scans?|sections?|slices?|phases?|projections?"
