@@ -77,3 +77,13 @@ def test_a_later_sentence_naming_one_panel_describes_it():
                "Scale bar in b, 1 mm.")
     got = refined(caption)
     assert got["a"] == ["B-scan"] and got["b"] == ["A-scan"]
+
+
+def test_a_sentence_summing_up_the_figure_is_shared():
+    # harvested (Elsevier; real gold PMC4706941): what sums up every panel is no one panel's text
+    caption = ("HPLC analysis. (A) Authentic T3LHyp. (B) Reaction product by AbLhpH. Similar results were "
+               "obtained when CpLhpH was used (data not shown).")
+    assert refined(caption)["b"] == ["Reaction product by AbLhpH."]
+    caption = ("(a) Multiphase CECT showed enhancement in arterial phase. (b) Contrast enhanced MRI showed a "
+               "typical pattern. In conclusion, the lesion was consistent with PHC.")
+    assert refined(caption)["b"] == ["Contrast enhanced MRI showed a typical pattern."]

@@ -57,14 +57,17 @@ def only_punct(text: str) -> bool:
 
 
 # a sentence after the last panel's that speaks for the whole figure: abbreviations, notes,
-# sources, data and statistics, an aside in brackets ("(For interpretation of the references
+# sources, data and statistics, a summing up, an aside in brackets ("(For interpretation of the references
 # to color ...)"), or one that names panels ("Panels C and F are identical to B and E")
 _SHARED_SENTENCE = re.compile(
     r"\s*(?:Abbreviations?|Notes?(?=\s*[:.])|Sources?|Key|Credit|Courtesy|Reproduced|Adapted|Modified|Copyright|Permission"
     r"|\u00a9|[(\[](?=[A-Za-z]{2})|Figure\s+appears|Images?\s+(?:are\s+)?(?:courtesy|adapted|reproduced)"
     r"|See\b|(?:All\s+)?[Dd]ata\s+(?:are|were|is|represent|show|pooled|from|points?)\b|Error\s+bars|Scale\s+bars?\b"
     r"|(?:All|Both)\s+(?:panels|images|figures)\b|Panels?\s+\(?[A-Za-z]\b|[A-Z]{2,}[\w-]*\s*[,:=]\s"
-    r"|[A-Z]{2,}[\w-]*\s+(?:indicates|denotes|means|stands\s+for)\b)")
+    r"|[A-Z]{2,}[\w-]*\s+(?:indicates|denotes|means|stands\s+for)\b"
+    # a sentence summing up the figure: "Similar results were obtained ...", "In conclusion, ..."
+    r"|Similar(?:ly)?\b|In\s+(?:conclusion|summary)\b|Overall\b|(?:Taken\s+)?[Tt]ogether\b"
+    r"|These\s+(?:results|findings|data|images|figures|cases|observations)\b|.*\(data\s+not\s+shown\))")
 # "On B, note ...", "In (c), the ...": a sentence opening on one panel speaks of it (bracketed,
 # or before punctuation: "In a single experiment" names none); "Mice in (A) were ..." later
 # in a sentence only points back
