@@ -64,10 +64,13 @@ def _draw(ax, kind: str, rng: np.random.Generator):
     return colour_bar
 
 
-def make_figure(seed: int, lettered: bool, title_letters: bool = False) -> tuple[Image.Image, dict, str]:
+def make_figure(seed: int, lettered: bool, title_letters: bool = False,
+                side_legend: bool = False) -> tuple[Image.Image, dict, str]:
     """One figure: the image, its gold record (boxes in pixels, origin top-left) and its style.
     ``title_letters``: a lettered panel's letter opens its bold title line ("(A) Serum levels",
-    left-aligned over the axes) instead of standing alone."""
+    left-aligned over the axes) instead of standing alone. ``side_legend``: every figure gets
+    one legend for all panels in a column of its own at the right (tight_layout leaves room
+    for it), which the gold panels leave out."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -93,11 +96,20 @@ def make_figure(seed: int, lettered: bool, title_letters: bool = False) -> tuple
                                    fontweight="bold", va="bottom", ha="left") if lettered else None)
             if pick.random() < 0.3:
                 ax.set_title(pick.choice(["Control", "Treated", "Week 4", "Male", "Female"]))
-        if pick.random() < 0.4:
-            handles, labels = axes.flat[0].get_legend_handles_labels()
-            if handles:
-                fig.legend(handles, labels, loc="center right")
-        fig.tight_layout(pad=pick.choice([0.4, 0.8, 1.2]))
+        if side_legend:
+            pad = pick.choice([0.4, 0.8, 1.2])
+            names = pick.sample(["Control", "Treated", "Sham", "Vehicle", "Low dose", "High dose", "Wild type"], 3)
+            handles = [matplotlib.lines.Line2D([], [], color=f"C{k}", marker="os^"[k], label=n) for k, n in enumerate(names)]
+            legend = fig.legend(handles=handles, loc="center right", title=pick.choice([None, "Group", "Treatment"]))
+            fig.canvas.draw()  # the legend's width, so the charts leave it a column of its own
+            room = (legend.get_window_extent().width + 8) / fig.bbox.width
+            fig.tight_layout(pad=pad, rect=(0, 0, 1 - room, 1))
+        else:  # (the order of the draws keeps earlier seeds' figures as they were)
+            if pick.random() < 0.4:
+                handles, labels = axes.flat[0].get_legend_handles_labels()
+                if handles:
+                    fig.legend(handles, labels, loc="center right")
+            fig.tight_layout(pad=pick.choice([0.4, 0.8, 1.2]))
         fig.canvas.draw()
         renderer = fig.canvas.get_renderer()
         height = fig.bbox.height
@@ -137,12 +149,14 @@ def main() -> int:
     ap.add_argument("--jpeg", type=int, metavar="Q", help="re-encode every figure as JPEG of quality Q first")
     ap.add_argument("--title-letters", action="store_true",
                     help='letters open each panel\'s bold title line ("(A) Serum levels") instead of standing alone')
+    ap.add_argument("--side-legend", action="store_true",
+                    help="every figure gets one legend for all panels in a column of its own at the right")
     args = ap.parse_args()
     warm_up()
     tally: dict[tuple[str, bool], dict] = {}
     for i in range(args.n):
         lettered = i % 2 == 0
-        image, gold, style = make_figure(args.seed + i, lettered, args.title_letters)
+        image, gold, style = make_figure(args.seed + i, lettered, args.title_letters, args.side_legend)
         if args.jpeg is not None:
             image = as_jpeg(image, args.jpeg)
         gold["figure_key"] = key = f"chart{i:04d}"
@@ -166,6 +180,7 @@ def main() -> int:
                  f"{sum(all_ious) / len(all_ious):.3f}", ""])
     print(f"\nmatplotlib multi-panel charts, seed {args.seed}" + (f", JPEG q{args.jpeg}" if args.jpeg is not None else "")
           + (", letters opening the panel titles" if args.title_letters else "")
+          + (", one legend column for all panels" if args.side_legend else "")
           + ": gold panels matched at IoU >= 0.5")
     print(format_table(["style", "lettered", "figures", "panels", "matched", "mean IoU", "F1"], rows, align="llrrrrr"))
     return 0

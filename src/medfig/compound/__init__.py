@@ -24,7 +24,8 @@ from medfig.compound.one_chart import plot_parts_of_one_chart
 from medfig.compound.confidence import figure_features, panel_confidence, panel_features, single_confidence
 from medfig.compound.partition import anchor_panels_on_letters
 from medfig.compound.scaled import ANALYSIS_MIN_SIDE, analysis_factor_of, resized_for_analysis, scale_box
-from medfig.compound.pieces import grow_charts_over_text, merge_unlettered_panels, one_drawing, unnamed_and_unlike
+from medfig.compound.pieces import (figure_legend_beside, grow_charts_over_text, merge_unlettered_panels, one_drawing,
+                                   unnamed_and_unlike)
 from medfig.compound.subcaption_fill import subcaptions_for
 from medfig.geometry import PixelBox, area
 from medfig.images import check_pixels, flat_rgb, open_image
@@ -236,6 +237,10 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
     n_pieces = len(layout.panels)
     if compound and boxes is None and named < 2 and plot_parts_of_one_chart(img, panels, layout.text_blocks, ocr):
         compound = False  # the bars or facets of one chart (one axis's tick labels for all of them)
+    legend = figure_legend_beside(panels, img) if compound and boxes is None else None
+    if legend is not None:
+        panels = [p for p in panels if p != legend]
+        layout.panels = [p for p in layout.panels if p != legend]
     if compound and boxes is None and (unnamed_and_unlike(panels, sorted(letters), ocr, layout.text_blocks, max(layout.width, layout.height)) or one_drawing(img, panels, layout.text_blocks, sorted(letters), ocr)):
         compound = False  # no panel names, no image letters, unlike pieces or pieces joined by drawn lines: one panel
     if not compound:

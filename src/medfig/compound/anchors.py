@@ -34,6 +34,8 @@ def partition_on_anchors(pieces: list[PixelBox], big: set, letter_boxes: list[Pi
     pictures = [0] * len(letter_boxes)
     pieces, big = split_at_letters(pieces, big, letter_boxes)
     pieces, big = split_at_letter_rows(pieces, big, letter_boxes)
+    shared = shared_beside_panels(pieces, big, letter_boxes)
+    pieces = [b for b in pieces if b not in shared]
     gaps = row_gaps(list(pieces) + list(letter_boxes))
     for b in pieces:
         # a piece's left edge and its vertical centre: a chart piece from the XY-cut often
@@ -117,3 +119,39 @@ def longer_side(boxes: list[PixelBox]) -> float:
     """Longer side of the box round all ``boxes`` (the figure's extent)."""
     u = union(boxes)
     return max(u[2] - u[0], u[3] - u[1])
+
+
+def _starts(values: list[int], tolerance: float) -> list[int]:
+    """Distinct rows (or columns) of letters: their top (left) edges, those within
+    ``tolerance`` of the last kept one counted once."""
+    out: list[int] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > tolerance:
+            out.append(v)
+    return out
+
+
+def shared_beside_panels(pieces: list[PixelBox], big: set, letter_boxes: list[PixelBox]) -> set:
+    """Pieces that no panel owns: a piece with a lettered picture between it and the letters
+    (right of a picture a letter heads) that runs across the start of another row of letters,
+    by more than a letter's height on both sides, is the figure's, and so are the pieces in
+    its column: a legend or colour bar beside stacked panels A-C ("Comparison to COVID-19
+    deaths", spanning rows A and B), when no letter stands in that column. MedICaT's panels
+    leave such parts out. A legend within one row stays with that row's panel; a panel whose
+    letter stands above a title (no picture between) is its letter's."""
+    if len(letter_boxes) < 2:
+        return set()
+    height = max(lb[3] - lb[1] for lb in letter_boxes)
+    width = max(lb[2] - lb[0] for lb in letter_boxes)
+    headed = [b for b in pieces if b in big and any(
+        abs(lb[0] - b[0]) <= max(4 * width, TOP_LEFT_SLACK * (b[2] - b[0])) and lb[1] <= b[1] + TOP_LEFT_SLACK * (b[3] - b[1])
+        and b[1] - (b[3] - b[1]) <= lb[1] for lb in letter_boxes)]
+    starts = _starts([lb[1] for lb in letter_boxes], height)[1:]
+    beside = [b for b in pieces if b not in headed and any(p[2] <= b[0] and p[1] < b[3] and b[1] < p[3] for p in headed)]
+    across = [b for b in beside if any(b[1] < st - height and b[3] > st + height for st in starts)]
+    column = {b for b in beside if any(b[0] < c[2] and c[0] < b[2] for c in across)}
+    if not column:
+        return set()
+    x0, x1 = min(b[0] for b in column), max(b[2] for b in column)
+    # a column with letters of its own holds panels, not the figure's legend
+    return set() if any(x0 - 4 * width <= lb[0] < x1 for lb in letter_boxes) else column

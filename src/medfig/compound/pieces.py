@@ -12,6 +12,7 @@ Boxes are ``[x0, y0, x1, y1]`` in pixels of the figure image, origin top-left.
 from __future__ import annotations
 
 import numpy as np
+from PIL import Image
 
 from medfig.compound.align import assign_labels_to_panels, box_gap, case_consistent, consistent_letters
 from medfig.geometry import PixelBox, area, intersection, union
@@ -185,6 +186,7 @@ def within(a: PixelBox, b: PixelBox) -> bool:
 # A third: a 3 x 1 strip of equal tiles next to one big tile still passes; a chart and the
 # strip of its own tick labels, or a flow chart and one of its boxes, do not.
 ALIKE_MIN_RATIO = 1 / 3
+LEGEND_MAX_INK = 0.35  # matplotlib legends: 0.15-0.21 of their box; photo tiles 0.7 and more
 
 
 def pieces_alike(boxes: list[PixelBox]) -> bool:
@@ -194,6 +196,28 @@ def pieces_alike(boxes: list[PixelBox]) -> bool:
     areas = [area(b) for b in boxes]
     aspects = [(b[2] - b[0]) / max(1, b[3] - b[1]) for b in boxes]
     return min(areas) >= ALIKE_MIN_RATIO * max(areas) and min(aspects) >= ALIKE_MIN_RATIO * max(aspects)
+
+
+def figure_legend_beside(boxes: list[PixelBox], image: Image.Image) -> PixelBox | None:
+    """The one piece in a column of its own right of all the others (or a row of its own under
+    them), under half the size of any of them and mostly background (``LEGEND_MAX_INK`` of its
+    pixels away from the figure's commonest tone), while the others are alike: the legend or
+    colour key the panels share ("Sham / Control / Vehicle" beside three charts). MedICaT's
+    panels leave it out; kept, it made the pieces unlike and the figure one panel. A small photo
+    tile at the edge is mostly ink and stays a panel."""
+    if len(boxes) < 3:
+        return None
+    for axis in (0, 1):
+        last = max(boxes, key=lambda b: b[axis])
+        others = [b for b in boxes if b != last]
+        if (last[axis] >= max(b[2 + axis] for b in others) and pieces_alike(others)
+                and 2 * area(last) < min(area(b) for b in others)):
+            gray = np.asarray(image.convert("L"))
+            background = int(np.bincount(gray.ravel(), minlength=256).argmax())
+            tile = gray[last[1] : last[3], last[0] : last[2]].astype(np.int16)
+            if tile.size and (np.abs(tile - background) > 40).mean() < LEGEND_MAX_INK:
+                return last
+    return None
 
 
 def unnamed_and_unlike(boxes: list[PixelBox], caption_letters: list[str], ocr_labels: list[PanelLabel],
