@@ -136,8 +136,32 @@ def test_a_legend_is_a_small_mostly_white_piece_in_a_column_of_its_own():
     dark = gray.copy()
     dark[96:165, 851:954] = 60
     assert figure_legend_beside(charts + [photo], Image.fromarray(dark)) is None
+    # on a black page a dark CT tile is as empty as a legend on white: no legend there
+    black = np.zeros_like(gray)
+    for x0, y0, x1, y1 in charts:
+        black[y0:y1, x0:x1] = 90
+    black[96:165, 851:954] = 10
+    assert figure_legend_beside(charts + [photo], Image.fromarray(black)) is None
     # a piece as large as a panel is a panel; one not beside all the others is no legend
     assert figure_legend_beside(charts + [(851, 16, 1100, 243)], Image.fromarray(gray)) is None
     assert figure_legend_beside(charts + [(700, 96, 954, 165)], Image.fromarray(gray)) is None
     # a row of its own under the charts: a legend centred below them
     assert figure_legend_beside(charts + [(300, 250, 520, 280)], Image.fromarray(gray)) == (300, 250, 520, 280)
+
+
+def test_the_legend_is_left_out_again_once_the_charts_are_whole():
+    # seed 9046 of `compound_charts_synthetic.py --side-legend` (classic style, "(A)"-"(F)" on the
+    # frames, not read): the charts' tick labels were pieces of their own when the legend was
+    # first looked for; once the charts took them in, the legend was a seventh "panel" and took
+    # the caption's letter e
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from compound_charts_synthetic import make_figure
+
+    image, gold, _ = make_figure(9046, True, False, True)
+    result = analyze_compound(image, gold["caption"])
+    legend_x0 = max(g["box"][2] for g in gold["subfigures"])
+    assert len(result.subfigures) == 6
+    assert all(s.box_px[0] < legend_x0 for s in result.subfigures)

@@ -253,6 +253,10 @@ def _analyze(img: Image.Image, caption: str, inline_refs: list[InlineRef] | None
             # otherwise chart plot areas take in their tick labels, axis titles and title
             panels = anchored if anchored is not None else grow_charts_over_text(
                 merge_unlettered_panels(panels, ocr, parsed), layout.text_blocks, max(layout.width, layout.height))
+            # the shared legend again, now that the charts are whole (their tick labels had been
+            # pieces of their own, too small to be alike)
+            legend = figure_legend_beside(panels, img) if anchored is None else None
+            panels = [p for p in panels if p != legend]
             compound = len(panels) >= 2
             if not compound:
                 return _single(layout, ocr, parsed, n_letters, n_pieces)

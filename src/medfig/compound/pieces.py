@@ -200,7 +200,7 @@ def pieces_alike(boxes: list[PixelBox]) -> bool:
 
 def figure_legend_beside(boxes: list[PixelBox], image: Image.Image) -> PixelBox | None:
     """The one piece in a column of its own right of all the others (or a row of its own under
-    them), under half the size of any of them and mostly background (``LEGEND_MAX_INK`` of its
+    them), under half the size of any of them and mostly the light page (``LEGEND_MAX_INK`` of its
     pixels away from the figure's commonest tone), while the others are alike: the legend or
     colour key the panels share ("Sham / Control / Vehicle" beside three charts). MedICaT's
     panels leave it out; kept, it made the pieces unlike and the figure one panel. A small photo
@@ -215,7 +215,8 @@ def figure_legend_beside(boxes: list[PixelBox], image: Image.Image) -> PixelBox 
             gray = np.asarray(image.convert("L"))
             background = int(np.bincount(gray.ravel(), minlength=256).argmax())
             tile = gray[last[1] : last[3], last[0] : last[2]].astype(np.int16)
-            if tile.size and (np.abs(tile - background) > 40).mean() < LEGEND_MAX_INK:
+            # (on a light page: on black, a dark CT tile is as "empty" as a legend)
+            if tile.size and background >= 128 and (np.abs(tile - background) > 40).mean() < LEGEND_MAX_INK:
                 return last
     return None
 
