@@ -1,6 +1,6 @@
 """Multi-panel charts drawn by matplotlib, with exact panel boxes: the chart styles of PMC figures.
 
-    .venv/bin/python benchmarks/compound_charts_synthetic.py [--n 120] [--seed 0] [--jpeg Q]
+    .venv/bin/python benchmarks/compound_charts_synthetic.py [--n 120] [--seed 0] [--jpeg Q] [--title-letters] [--side-legend]
 
 Each figure is a grid of 2-6 charts (line, bar with error bars, scatter, box plot, histogram,
 heatmap with colour bar) in one of six matplotlib styles (default, ggplot's grey plot area,
@@ -8,9 +8,10 @@ seaborn's white grid and white, bmh, classic), with or without a shared legend, 
 tight or loose spacing; half the figures letter their panels (one letter style and place per
 figure: "a", "(a)" or "a." above the axes' top-left corner or inside it, caption "(a) ... (b) ...";
 with ``--title-letters`` the letter opens the panel's bold title line instead, "(A) Serum levels")
-and half do not (caption without letters). The gold box of a panel is the union of matplotlib's
-own tight boxes of the axes (ticks, tick labels, axis labels, title), of its colour bar for a
-heatmap, and of its letter.
+and half do not (caption without letters). With ``--side-legend`` every figure carries one legend
+for all its panels in a column of its own at the right, left out of the gold boxes. The gold box
+of a panel is the union of matplotlib's own tight boxes of the axes (ticks, tick labels, axis
+labels, title), of its colour bar for a heatmap, and of its letter.
 
 Prints per style and lettering: gold panels matched by a predicted box at IoU >= 0.5, their mean
 IoU, and MedICaT-metric F1 (lettered figures only: unlettered captions describe no panel).
