@@ -10,14 +10,7 @@ its sentence.
 
 from __future__ import annotations
 
-from medfig.compound.subcaption_fill import refine_subcaptions
-from medfig.text.subcaptions import parse_subcaptions
-
-
-def refined(caption: str) -> dict[str, list[str]]:
-    parsed = parse_subcaptions(caption)
-    refine_subcaptions(parsed)
-    return {s.label: [caption[a:b] for a, b in s.spans] for s in parsed.subcaptions}
+from subcaption_words import refined
 
 
 def test_a_paragraph_marker_keeps_the_sentences_after_it():

@@ -10,15 +10,7 @@ on a looser version of that rule.
 
 from __future__ import annotations
 
-from medfig.compound.subcaption_fill import refine_subcaptions
-from medfig.text.subcaptions import parse_subcaptions
-
-
-def refined(caption: str) -> dict[str, list[str]]:
-    """Per label, the words of each span, as ``medfig compound`` gives them to panels."""
-    parsed = parse_subcaptions(caption)
-    refine_subcaptions(parsed)
-    return {s.label: [caption[a:b] for a, b in s.spans] for s in parsed.subcaptions}
+from subcaption_words import refined
 
 
 def test_a_half_bracket_may_name_a_group_of_letters():

@@ -207,17 +207,23 @@ def figure_legend_beside(boxes: list[PixelBox], image: Image.Image) -> PixelBox 
     tile at the edge is mostly ink and stays a panel."""
     if len(boxes) < 3:
         return None
+    candidates = []
     for axis in (0, 1):
         last = max(boxes, key=lambda b: b[axis])
         others = [b for b in boxes if b != last]
         if (last[axis] >= max(b[2 + axis] for b in others) and pieces_alike(others)
                 and 2 * area(last) < min(area(b) for b in others)):
-            gray = np.asarray(image.convert("L"))
-            background = int(np.bincount(gray.ravel(), minlength=256).argmax())
-            tile = gray[last[1] : last[3], last[0] : last[2]].astype(np.int16)
-            # (on a light page: on black, a dark CT tile is as "empty" as a legend)
-            if tile.size and background >= 128 and (np.abs(tile - background) > 40).mean() < LEGEND_MAX_INK:
-                return last
+            candidates.append(last)
+    if not candidates:
+        return None  # (the pixels are read only for a piece placed and sized like a legend)
+    gray = np.asarray(image.convert("L"))
+    background = int(np.bincount(gray.ravel(), minlength=256).argmax())
+    if background < 128:
+        return None  # a light page only: on black, a dark CT tile is as "empty" as a legend
+    for x0, y0, x1, y1 in candidates:
+        tile = gray[y0:y1, x0:x1].astype(np.int16)
+        if tile.size and (np.abs(tile - background) > 40).mean() < LEGEND_MAX_INK:
+            return (x0, y0, x1, y1)
     return None
 
 

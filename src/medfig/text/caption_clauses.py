@@ -1,6 +1,7 @@
 """Sentences and clauses of a figure caption, the sentences that describe no panel
 (statistics boilerplate, scale bars), and where the last panel's text ends: the boundaries the
-panel-marker finder and the subcaption splitter use. Offsets are character offsets into the caption as given.
+panel-marker finder and the subcaption splitter use. Offsets are character offsets into the
+caption as given.
 
 Sentence ends follow captions' own habits: a full stop glued to the next panel letter ends one
 ("measurements.(A) C2-7 Cobb angle"); the dots of "Fig.", "e.g.", "vs." and of a single letter
@@ -57,8 +58,8 @@ def only_punct(text: str) -> bool:
 
 
 # a sentence after the last panel's that speaks for the whole figure: abbreviations, notes,
-# sources, data and statistics, a summing up, an aside in brackets ("(For interpretation of the references
-# to color ...)"), or one that names panels ("Panels C and F are identical to B and E")
+# sources, data and statistics, a summing up, an aside in brackets ("(For interpretation of the
+# references to color ...)"), or one that names panels ("Panels C and F are identical to B and E")
 _SHARED_SENTENCE = re.compile(
     r"\s*(?:Abbreviations?|Notes?(?=\s*[:.])|Sources?|Key|Credit|Courtesy|Reproduced|Adapted|Modified|Copyright|Permission"
     r"|\u00a9|[(\[](?=[A-Za-z]{2})|Figure\s+appears|Images?\s+(?:are\s+)?(?:courtesy|adapted|reproduced)"
@@ -71,7 +72,8 @@ _SHARED_SENTENCE = re.compile(
 # "On B, note ...", "In (c), the ...": a sentence opening on one panel speaks of it (bracketed,
 # or before punctuation: "In a single experiment" names none); "Mice in (A) were ..." later
 # in a sentence only points back
-_PANEL_REFERENCE = re.compile(r"\s*(?:On|In|[Ii]n\s+panels?|Panels?)\s+(?:\(([A-Za-z])\)|([A-Za-z])(?=[,.;:]))")
+_A_PANEL_LETTER = r"(?:\(([A-Za-z])\)|([A-Za-z])(?=[,.;:]))"
+_PANEL_REFERENCE = re.compile(r"\s*(?:On|In|[Ii]n\s+panels?|Panels?)\s+" + _A_PANEL_LETTER)
 
 
 def last_panel_end(caption: str, sentences: list[tuple[int, int]], spans: dict[str, list[tuple[int, int]]],
@@ -100,8 +102,9 @@ def last_panel_end(caption: str, sentences: list[tuple[int, int]], spans: dict[s
 
 
 # "... is shown in a, where ...", "... is seen in b.", "(red arrows on b)": a letter named
-# after "in"/"on"/"of"/"see"/"panel", bracketed or before punctuation ("in a single" is none)
-_NAMED_PANEL = re.compile(r"\b(?:[IiOo]n|of|see|[Pp]anels?)\s+(?:\(([A-Za-z])\)|([A-Za-z])(?=[,.;:)]|\s*$))")
+# after "in"/"on"/"of"/"see"/"panel", bracketed or before punctuation ("in a single" is none),
+# a closing bracket or the caption's end
+_NAMED_PANEL = re.compile(r"\b(?:[IiOo]n|of|see|[Pp]anels?)\s+(?:" + _A_PANEL_LETTER + r"|([A-Za-z])(?=\)|\s*$))")
 
 
 def sentences_naming_one_panel(caption: str, sentences: list[tuple[int, int]], start: int,
@@ -114,7 +117,7 @@ def sentences_naming_one_panel(caption: str, sentences: list[tuple[int, int]], s
     for a, b in sentences:
         if a < start:
             continue
-        named = {(m[1] or m[2]).lower() for m in _NAMED_PANEL.finditer(caption, a, b)}
+        named = {(m[1] or m[2] or m[3]).lower() for m in _NAMED_PANEL.finditer(caption, a, b)}
         text = caption[a:b]
         if (len(named) != 1 or not named <= labels or _SHARED_SENTENCE.match(caption, a)
                 or STATISTICS.search(text) or SCALE.search(text)):
