@@ -80,3 +80,7 @@ def test_a_sentence_summing_up_the_figure_is_shared():
     caption = ("(a) Multiphase CECT showed enhancement in arterial phase. (b) Contrast enhanced MRI showed a "
                "typical pattern. In conclusion, the lesion was consistent with PHC.")
     assert refined(caption)["b"] == ["Contrast enhanced MRI showed a typical pattern."]
+    # the summing-up sentence ends the paragraph where it stands, not the sentence before it
+    caption = ("(A) Axial CT. (B) Coronal CT of the liver. The lesion enhances. Similar lesions were seen "
+               "elsewhere (data not shown).")
+    assert refined(caption)["b"] == ["Coronal CT of the liver. The lesion enhances."]

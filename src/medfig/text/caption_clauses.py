@@ -96,7 +96,7 @@ def last_panel_end(caption: str, sentences: list[tuple[int, int]], spans: dict[s
         if not sentence_end <= a < end:
             continue
         named = _PANEL_REFERENCE.match(caption, a, b)
-        if _SHARED_SENTENCE.match(caption, a) or (named and (named.group(1) or named.group(2)).lower() in set(spans) - own):
+        if _SHARED_SENTENCE.match(caption, a, b) or (named and (named.group(1) or named.group(2)).lower() in set(spans) - own):
             return a
     return end
 
@@ -119,7 +119,7 @@ def sentences_naming_one_panel(caption: str, sentences: list[tuple[int, int]], s
             continue
         named = {(m[1] or m[2] or m[3]).lower() for m in _NAMED_PANEL.finditer(caption, a, b)}
         text = caption[a:b]
-        if (len(named) != 1 or not named <= labels or _SHARED_SENTENCE.match(caption, a)
+        if (len(named) != 1 or not named <= labels or _SHARED_SENTENCE.match(caption, a, b)
                 or STATISTICS.search(text) or SCALE.search(text)):
             continue
         x = a + len(text) - len(text.lstrip())
